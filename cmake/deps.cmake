@@ -1,0 +1,50 @@
+# Third-party libraries: sha1dc always from Git's source tree; zlib and
+# BearSSL from the system natively (Debian -dev packages) and from their
+# Debian source packages, compiled with emcc, for WebAssembly.
+
+# sha1collisiondetection, as Git ships it in sha1dc/ (MIT).
+add_library(wg_sha1dc STATIC
+  "${WG_DEPS_DIR}/git/sha1dc/sha1.c"
+  "${WG_DEPS_DIR}/git/sha1dc/ubc_check.c")
+target_include_directories(wg_sha1dc SYSTEM PUBLIC "${WG_DEPS_DIR}/git/sha1dc")
+target_compile_options(wg_sha1dc PRIVATE -O2 -w)
+# Git builds it with the safe-hash default off, so a detected collision is
+# reported while the digest stays plain SHA-1. We do the same at run time
+# (SHA1DCSetSafeHash); the define keeps a fresh context consistent too.
+target_compile_definitions(wg_sha1dc PRIVATE SHA1DC_INIT_SAFE_HASH_DEFAULT=0)
+
+if(EMSCRIPTEN)
+  set(WG_ZLIB_DIR "${WG_DEPS_DIR}/zlib")
+  set(WG_BEARSSL_DIR "${WG_DEPS_DIR}/bearssl")
+  foreach(dir "${WG_ZLIB_DIR}" "${WG_BEARSSL_DIR}")
+    if(NOT EXISTS "${dir}")
+      message(FATAL_ERROR "${dir} missing: run scripts/bootstrap.sh")
+    endif()
+  endforeach()
+  set(zfiles adler32 compress crc32 deflate gzclose gzlib gzread gzwrite infback
+      inffast inflate inftrees trees uncompr zutil)
+  list(TRANSFORM zfiles PREPEND "${WG_ZLIB_DIR}/")
+  list(TRANSFORM zfiles APPEND ".c")
+  add_library(wg_zlib STATIC ${zfiles})
+  target_include_directories(wg_zlib SYSTEM PUBLIC "${WG_ZLIB_DIR}")
+  target_compile_definitions(wg_zlib PRIVATE Z_HAVE_UNISTD_H)
+  target_compile_options(wg_zlib PRIVATE -O3 -w)
+
+  file(GLOB_RECURSE bfiles "${WG_BEARSSL_DIR}/src/*.c")
+  add_library(wg_bearssl STATIC ${bfiles})
+  target_include_directories(wg_bearssl SYSTEM PUBLIC "${WG_BEARSSL_DIR}/inc")
+  target_include_directories(wg_bearssl PRIVATE "${WG_BEARSSL_DIR}/src")
+  # Emscripten defines __unix__ but not __linux__, so BearSSL would find no
+  # system seeder; urandom maps to crypto.getRandomValues.
+  target_compile_definitions(wg_bearssl PRIVATE BR_USE_URANDOM=1)
+  target_compile_options(wg_bearssl PRIVATE -O3 -w)
+else()
+  find_package(ZLIB REQUIRED)
+  add_library(wg_zlib INTERFACE)
+  target_link_libraries(wg_zlib INTERFACE ZLIB::ZLIB)
+  find_path(BEARSSL_INCLUDE_DIR bearssl_hash.h PATH_SUFFIXES bearssl REQUIRED)
+  find_library(BEARSSL_LIBRARY bearssl REQUIRED)
+  add_library(wg_bearssl INTERFACE)
+  target_include_directories(wg_bearssl SYSTEM INTERFACE "${BEARSSL_INCLUDE_DIR}")
+  target_link_libraries(wg_bearssl INTERFACE "${BEARSSL_LIBRARY}")
+endif()

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Idempotent set-up for a fresh Debian 12 machine: system packages, third-party
+# sources (fetched as Debian source packages into .cache/, never committed) and
+# the reference git used by the interop tests. Safe to run again: every step
+# checks a stamp or the presence of its result first.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CACHE="$ROOT/.cache"
+SRC="$CACHE/src"
+mkdir -p "$SRC"
+
+log() { printf '[bootstrap] %s\n' "$*" >&2; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# --- 1. Debian packages -----------------------------------------------------
+PKGS=(build-essential cmake pkg-config emscripten zlib1g-dev libbearssl-dev
+      libcurl4-openssl-dev libexpat1-dev libpcre2-dev gettext-base gnupg
+      openssh-client nodejs dpkg-dev xz-utils python3)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing: ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# --- 2. Debian source packages (private sources list, system config untouched)
+APT_DIR="$CACHE/apt"
+apt_src() {   # apt_src SUITE PACKAGE  -> unpacks into $SRC/<pkg>-<ver>/
+  local suite=$1 pkg=$2 dir="$APT_DIR/$1"
+  mkdir -p "$dir/lists/partial"
+  local uri
+  uri=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
+  [ -n "$uri" ] || uri=http://deb.debian.org/debian
+  echo "deb-src $uri $suite main" > "$dir/src.list"
+  local A=(-o Dir::Etc::SourceList="$dir/src.list" -o Dir::Etc::SourceParts=/dev/null
+           -o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache")
+  if [ ! -f "$dir/updated" ]; then apt-get "${A[@]}" -qq update >&2; touch "$dir/updated"; fi
+  (cd "$SRC" && apt-get "${A[@]}" -qq source --download-only "$pkg" >&2)
+}
+unpack() {    # unpack GLOB_OF_ORIG_TARBALL DEST
+  local tarball dest=$2
+  tarball=$(ls $1 2>/dev/null | head -n 1)
+  [ -n "$tarball" ] || { log "missing source tarball $1"; exit 1; }
+  rm -rf "$dest.tmp"; mkdir -p "$dest.tmp"
+  tar -xf "$tarball" -C "$dest.tmp" --strip-components=1
+  mv "$dest.tmp" "$dest"
+}
+
+if [ ! -d "$SRC/zlib" ]; then
+  log "fetching zlib source (bookworm)"; apt_src bookworm zlib
+  unpack "$SRC/zlib_*.orig.tar.*" "$SRC/zlib"
+fi
+if [ ! -d "$SRC/bearssl" ]; then
+  log "fetching bearssl source (bookworm)"; apt_src bookworm bearssl
+  unpack "$SRC/bearssl_*.orig.tar.*" "$SRC/bearssl"
+fi
+if [ ! -d "$SRC/git" ]; then
+  log "fetching git source (forky)"; apt_src forky git
+  unpack "$SRC/git_*.orig.tar.*" "$SRC/git"
+fi
+# Git's sha1dc/ is the SHA-1 collision detection library (MIT); we build it
+# from the git source tree for both native and WASM.
+[ -f "$SRC/git/sha1dc/sha1.c" ] || { log "git source has no sha1dc/"; exit 1; }
+
+# --- 3. Reference git for interop tests ------------------------------------
+REFGIT="$CACHE/git-ref"
+if [ ! -x "$REFGIT/bin/git" ]; then
+  log "building reference git into $REFGIT (a few minutes)"
+  make -C "$SRC/git" -j"$(nproc)" prefix="$REFGIT" NO_TCLTK=1 NO_GETTEXT=1 NO_PERL=1 \
+       NO_PYTHON=1 NO_INSTALL_HARDLINKS=1 install >"$CACHE/git-build.log" 2>&1 \
+    || { tail -n 40 "$CACHE/git-build.log" >&2; exit 1; }
+fi
+log "reference git: $("$REFGIT/bin/git" --version)"
