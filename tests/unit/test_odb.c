@@ -1,0 +1,190 @@
+/* Object database with the loose backend: round trips in both formats,
+ * prefix lookup, and every kind of corrupt loose file. */
+#include "test.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "odb/loose.h"
+#include "odb/odb.h"
+#include "util/buf.h"
+#include "util/fs.h"
+
+static struct wg_odb *open_odb(const struct wg_hash_algo *algo, const char *dir)
+{
+	struct wg_odb *odb = NULL;
+	struct wg_odb_backend *loose = NULL;
+	CHECK_OK(wg_odb_new(&odb, algo));
+	CHECK_OK(wg_odb_loose_new(&loose, dir, algo, NULL));
+	CHECK_OK(wg_odb_add_backend(odb, loose, 0));
+	return odb;
+}
+
+static void test_round_trip(void)
+{
+	int a;
+	for (a = WG_HASH_SHA1; a <= WG_HASH_SHA256; a++) {
+		const struct wg_hash_algo *algo = wg_hash_algo_by_id(a);
+		const char *dir = wg_test_tmpdir("odb-rt");
+		struct wg_odb *odb = open_odb(algo, dir);
+		struct wg_buf big = WG_BUF_INIT, out = WG_BUF_INIT;
+		struct wg_oid oid, oid2, empty;
+		enum wg_object_type type;
+		size_t size, i;
+		CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, "hello world\n", 12, &oid));
+		if (a == WG_HASH_SHA1)
+			CHECK_STR(wg_oid_hex(&oid), "3b18e512dba79e4c8300dd08aeb37f8e728b8dad");
+		CHECK(wg_odb_exists(odb, &oid) == 1);
+		CHECK_OK(wg_odb_read(odb, &oid, &type, &out));
+		CHECK(type == WG_OBJ_BLOB && out.len == 12 && !memcmp(out.data, "hello world\n", 12));
+		CHECK_OK(wg_odb_read_header(odb, &oid, &type, &size));
+		CHECK(type == WG_OBJ_BLOB && size == 12);
+		/* Writing again is a no-op. */
+		CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, "hello world\n", 12, &oid2));
+		CHECK(wg_oid_equal(&oid, &oid2));
+		/* Empty objects. */
+		CHECK_OK(wg_odb_write(odb, WG_OBJ_TREE, "", 0, &oid2));
+		wg_oid_empty_tree(&empty, algo);
+		CHECK(wg_oid_equal(&oid2, &empty));
+		CHECK_OK(wg_odb_read(odb, &oid2, &type, &out));
+		CHECK(type == WG_OBJ_TREE && out.len == 0);
+		/* A blob bigger than every internal chunk. */
+		for (i = 0; i < 3 * 65536 + 17; i++)
+			CHECK_OK(wg_buf_addch(&big, (int)((i * 2654435761u) >> 13)));
+		CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, big.data, big.len, &oid2));
+		CHECK_OK(wg_odb_read(odb, &oid2, &type, &out));
+		CHECK(out.len == big.len && !memcmp(out.data, big.data, big.len));
+		/* Prefix lookup. */
+		{
+			char hex[WG_MAX_HEXSZ + 1];
+			struct wg_oid found;
+			wg_oid_to_hex(&oid, hex);
+			CHECK_OK(wg_odb_resolve_prefix(odb, hex, 7, &found));
+			CHECK(wg_oid_equal(&found, &oid));
+			CHECK_ERR(wg_odb_resolve_prefix(odb, hex, 3, &found), WG_EINVALID);
+			CHECK_ERR(wg_odb_resolve_prefix(odb, "0000000", 7, &found), WG_ENOTFOUND);
+		}
+		/* Missing object. */
+		wg_oid_null(&oid2, algo);
+		CHECK_ERR(wg_odb_read(odb, &oid2, &type, &out), WG_ENOTFOUND);
+		CHECK(wg_odb_exists(odb, &oid2) == 0);
+		wg_buf_release(&big);
+		wg_buf_release(&out);
+		wg_odb_free(odb);
+	}
+}
+
+/* Store raw (uncompressed) bytes as the loose file for `hex`, deflated
+ * unless raw_file is set. */
+static void put_loose(const char *dir, const char *hex, const void *data, size_t len, int raw_file)
+{
+	struct wg_buf path = WG_BUF_INIT;
+	unsigned char z[4096];
+	uLongf zlen = sizeof(z);
+	CHECK_OK(wg_buf_printf(&path, "%s/%.2s", dir, hex));
+	CHECK_OK(wg_fs_mkdir_p((const char *)path.data));
+	CHECK_OK(wg_buf_printf(&path, "/%s", hex + 2));
+	unlink((const char *)path.data);
+	if (raw_file) {
+		CHECK_OK(wg_fs_write_new_file((const char *)path.data, data, len, 0644));
+	} else {
+		CHECK(compress(z, &zlen, data, (uLong)len) == Z_OK);
+		CHECK_OK(wg_fs_write_new_file((const char *)path.data, z, zlen, 0644));
+	}
+	wg_buf_release(&path);
+}
+
+static void expect_corrupt(struct wg_odb *odb, const char *hex, const char *words)
+{
+	struct wg_oid oid;
+	struct wg_buf out = WG_BUF_INIT;
+	enum wg_object_type type;
+	CHECK_OK(wg_oid_from_hex(&oid, wg_odb_algo(odb), hex));
+	CHECK_ERR(wg_odb_read(odb, &oid, &type, &out), WG_ECORRUPT);
+	if (!strstr(wg_error_message(), words)) {
+		wg_test_failures++;
+		fprintf(stderr, "message '%s' lacks '%s'\n", wg_error_message(), words);
+	}
+	CHECK(out.len == 0);
+	wg_buf_release(&out);
+}
+
+static void test_corrupt_files(void)
+{
+	const struct wg_hash_algo *algo = wg_hash_algo_by_id(WG_HASH_SHA1);
+	const char *dir = wg_test_tmpdir("odb-bad");
+	struct wg_odb *odb = open_odb(algo, dir);
+	const char *id = "3b18e512dba79e4c8300dd08aeb37f8e728b8dad";  /* "hello world\n" */
+	unsigned char z[256];
+	uLongf zlen = sizeof(z);
+	size_t cut;
+
+	put_loose(dir, id, "not zlib at all", 15, 1);
+	expect_corrupt(odb, id, "zlib");
+	put_loose(dir, id, "blob 13\0hello world\n", 20, 0);
+	expect_corrupt(odb, id, "size mismatch");
+	put_loose(dir, id, "blob 11\0hello world\n", 20, 0);
+	expect_corrupt(odb, id, "size mismatch");
+	put_loose(dir, id, "blub 12\0hello world\n", 20, 0);
+	expect_corrupt(odb, id, "unknown object type");
+	put_loose(dir, id, "blob 12", 7, 0);
+	expect_corrupt(odb, id, "no NUL");
+	put_loose(dir, id, "blob 1x\0hello world\n", 20, 0);
+	expect_corrupt(odb, id, "bad size");
+	put_loose(dir, id, "blob 99999999999999999999999\0", 29, 0);
+	expect_corrupt(odb, id, "overflow");
+	put_loose(dir, id, "blob 12\0hello worle\n", 20, 0);
+	expect_corrupt(odb, id, "hashes to");
+	/* A valid stream cut at every length: a clean error each time. */
+	CHECK(compress(z, &zlen, (const unsigned char *)"blob 12\0hello world\n", 20) == Z_OK);
+	for (cut = 0; cut < zlen; cut++) {
+		struct wg_oid oid;
+		struct wg_buf out = WG_BUF_INIT;
+		enum wg_object_type type;
+		int err;
+		put_loose(dir, id, z, cut, 1);
+		CHECK_OK(wg_oid_from_hex(&oid, algo, id));
+		err = wg_odb_read(odb, &oid, &type, &out);
+		/* The last 4 bytes are the adler32 check; zlib needs them. */
+		CHECK(err == WG_ECORRUPT);
+		wg_buf_release(&out);
+	}
+	/* Trailing garbage after a complete stream. */
+	{
+		unsigned char g[300];
+		memcpy(g, z, zlen);
+		memcpy(g + zlen, "junk", 4);
+		put_loose(dir, id, g, zlen + 4, 1);
+		expect_corrupt(odb, id, "garbage");
+	}
+	/* The intact object reads. */
+	put_loose(dir, id, z, zlen, 1);
+	{
+		struct wg_oid oid;
+		struct wg_buf out = WG_BUF_INIT;
+		enum wg_object_type type;
+		CHECK_OK(wg_oid_from_hex(&oid, algo, id));
+		CHECK_OK(wg_odb_read(odb, &oid, &type, &out));
+		wg_buf_release(&out);
+	}
+	wg_odb_free(odb);
+}
+
+static void test_huge_declared_size(void)
+{
+	/* A tiny file claiming 4 GiB must fail without allocating it. */
+	const struct wg_hash_algo *algo = wg_hash_algo_by_id(WG_HASH_SHA1);
+	const char *dir = wg_test_tmpdir("odb-huge");
+	struct wg_odb *odb = open_odb(algo, dir);
+	const char *id = "3b18e512dba79e4c8300dd08aeb37f8e728b8dad";
+	put_loose(dir, id, "blob 4294967296\0hello world\n", 28, 0);
+	expect_corrupt(odb, id, "size mismatch");
+	wg_odb_free(odb);
+}
+
+WG_TEST_MAIN("odb",
+	WG_TEST(test_round_trip),
+	WG_TEST(test_corrupt_files),
+	WG_TEST(test_huge_declared_size))
