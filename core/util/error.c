@@ -37,7 +37,11 @@ int wg_error_prefix(const char *fmt, ...)
 		memcpy(last_error.msg + n, ": ", 3);
 		n += 2;
 		/* Truncation of a very long message is fine: it is diagnostic. */
-		strncat(last_error.msg + n, old, sizeof(last_error.msg) - n - 1);
+		size_t room = sizeof(last_error.msg) - n - 1, oldlen = strlen(old);
+		if (oldlen > room)
+			oldlen = room;
+		memcpy(last_error.msg + n, old, oldlen);
+		last_error.msg[n + oldlen] = '\0';
 	}
 	return last_error.code;
 }

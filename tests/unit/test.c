@@ -1,6 +1,7 @@
 #include "test.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -62,14 +63,14 @@ unsigned char *wg_test_read_data(const char *name, size_t *len)
 
 const char *wg_test_tmpdir(const char *name)
 {
+	/* mkdtemp: a fresh directory every call, also under WASM where
+	 * getpid() is a constant and names would collide across runs. */
 	static char path[4096];
-	static int counter;
 	const char *base = getenv("TMPDIR");
 	if (!base || !*base)
 		base = "/tmp";
-	snprintf(path, sizeof(path), "%s/wgtest-%ld-%d-%s", base, (long)getpid(), counter++,
-		 name);
-	if (mkdir(path, 0777) && errno != EEXIST)
+	snprintf(path, sizeof(path), "%s/wgtest-%s-XXXXXX", base, name);
+	if (!mkdtemp(path))
 		return NULL;
 	return path;
 }

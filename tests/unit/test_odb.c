@@ -180,7 +180,8 @@ static void test_huge_declared_size(void)
 	struct wg_odb *odb = open_odb(algo, dir);
 	const char *id = "3b18e512dba79e4c8300dd08aeb37f8e728b8dad";
 	put_loose(dir, id, "blob 4294967296\0hello world\n", 28, 0);
-	expect_corrupt(odb, id, "size mismatch");
+	/* With a 32-bit size_t (WASM) the size itself does not fit. */
+	expect_corrupt(odb, id, sizeof(size_t) > 4 ? "size mismatch" : "overflow");
 	wg_odb_free(odb);
 }
 

@@ -1,0 +1,170 @@
+#include "util/date.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/error.h"
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian), no timezone. */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+static int local_offset(int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm lt;
+	if (!localtime_r(&tt, &lt))
+		return 0;
+	return (int)(lt.tm_gmtoff / 60);
+}
+
+/* Parse "+hhmm", "-hh:mm", "+hh" or "Z" at *p; returns 0 if found. */
+static int parse_zone(const char **p, int *tz)
+{
+	const char *s = *p;
+	int sign, h, m = 0;
+	while (*s == ' ')
+		s++;
+	if (*s == 'Z' || *s == 'z') {
+		*tz = 0;
+		*p = s + 1;
+		return 0;
+	}
+	if (!strncmp(s, "UTC", 3) || !strncmp(s, "GMT", 3)) {
+		*tz = 0;
+		*p = s + 3;
+		return 0;
+	}
+	if (*s != '+' && *s != '-')
+		return -1;
+	sign = *s++ == '-' ? -1 : 1;
+	if (!isdigit((unsigned char)s[0]) || !isdigit((unsigned char)s[1]))
+		return -1;
+	h = (s[0] - '0') * 10 + (s[1] - '0');
+	s += 2;
+	if (*s == ':')
+		s++;
+	if (isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[1])) {
+		m = (s[0] - '0') * 10 + (s[1] - '0');
+		s += 2;
+	}
+	if (h > 14 || m > 59)
+		return -1;
+	*tz = sign * (h * 60 + m);
+	*p = s;
+	return 0;
+}
+
+static int at_end(const char *p)
+{
+	while (*p == ' ')
+		p++;
+	return *p == '\0';
+}
+
+static int parse_raw(const char *s, int64_t *ts, int *tz)
+{
+	char *end;
+	long long v;
+	if (*s == '@')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	v = strtoll(s, &end, 10);
+	s = end;
+	*tz = 0;
+	if (*s == ' ' && parse_zone(&s, tz))
+		return -1;
+	if (!at_end(s))
+		return -1;
+	*ts = v;
+	return 0;
+}
+
+static int finish(int64_t y, int mon, int d, int h, int mi, int sec, const char *rest,
+		  int64_t *ts, int *tz)
+{
+	int64_t local;
+	if (mon < 1 || mon > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
+		return -1;
+	local = days_from_civil(y, (unsigned)mon, (unsigned)d) * 86400 + h * 3600 + mi * 60 + sec;
+	if (at_end(rest)) {
+		*tz = local_offset(local);
+		*ts = local - (int64_t)*tz * 60;
+		return 0;
+	}
+	if (parse_zone(&rest, tz) || !at_end(rest))
+		return -1;
+	*ts = local - (int64_t)*tz * 60;
+	return 0;
+}
+
+static int parse_iso(const char *s, int64_t *ts, int *tz)
+{
+	int y, mon, d, h, mi, sec, n = 0;
+	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mon, &d, &n) != 3 || !n)
+		return -1;
+	s += n;
+	if (*s != 'T' && *s != ' ')
+		return -1;
+	s++;
+	n = 0;
+	if (sscanf(s, "%2d:%2d:%2d%n", &h, &mi, &sec, &n) != 3 || !n)
+		return -1;
+	s += n;
+	if (*s == '.')  /* fractional seconds are dropped, as git does */
+		while (isdigit((unsigned char)*++s))
+			;
+	return finish(y, mon, d, h, mi, sec, s, ts, tz);
+}
+
+static int parse_rfc2822(const char *s, int64_t *ts, int *tz)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	char mon[4];
+	int d, y, h, mi, sec, n = 0;
+	const char *m;
+	const char *comma = strchr(s, ',');
+	if (comma)
+		s = comma + 1;
+	if (sscanf(s, " %d %3s %d %d:%d:%d%n", &d, mon, &y, &h, &mi, &sec, &n) != 6 || !n)
+		return -1;
+	m = strstr(months, mon);
+	if (!m || strlen(mon) != 3 || (m - months) % 3)
+		return -1;
+	return finish(y, (int)(m - months) / 3 + 1, d, h, mi, sec, s + n, ts, tz);
+}
+
+int wg_date_parse(const char *text, int64_t *timestamp, int *tz_minutes)
+{
+	while (*text == ' ')
+		text++;
+	if (!parse_raw(text, timestamp, tz_minutes) || !parse_iso(text, timestamp, tz_minutes) ||
+	    !parse_rfc2822(text, timestamp, tz_minutes))
+		return 0;
+	return wg_error_set(WG_EINVALID, "invalid date format: %s", text);
+}
+
+void wg_date_now(int64_t *timestamp, int *tz_minutes)
+{
+	*timestamp = (int64_t)time(NULL);
+	*tz_minutes = local_offset(*timestamp);
+}
+
+void wg_date_format_tz(char out[6], int tz_minutes)
+{
+	int a = tz_minutes < 0 ? -tz_minutes : tz_minutes;
+	snprintf(out, 6, "%c%02d%02d", tz_minutes < 0 ? '-' : '+', (a / 60) % 100, a % 60);
+}
