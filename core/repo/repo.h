@@ -1,0 +1,58 @@
+/* Repositories: find, open and create Git repositories.
+ *
+ * A repository is a git directory (".git", or the directory itself when
+ * bare) with its config, object database and ref storage, plus an optional
+ * working tree. The layout is Git's own, so real git opens what we create
+ * and we open what it creates. */
+#ifndef WG_REPO_REPO_H
+#define WG_REPO_REPO_H
+
+#include <stdbool.h>
+
+#include "hash/hash.h"
+#include "odb/odb.h"
+#include "refs/refdb.h"
+#include "repo/config.h"
+
+struct wg_repo;
+
+struct wg_repo_init_options {
+	unsigned version;
+	bool bare;
+	const char *object_format;   /* "sha1" or "sha256"; NULL = sha256 */
+	const char *ref_format;      /* "files" or "reftable"; NULL = files */
+	const char *initial_branch;  /* NULL = "main" */
+};
+#define WG_REPO_INIT_OPTIONS_INIT { 1, false, NULL, NULL, NULL }
+
+/* Create a repository at `path` (the working tree, or the git directory
+ * itself when bare). Re-initialising an existing repository keeps what is
+ * there, as `git init` does, but refuses to change its object format. */
+int wg_repo_init(struct wg_repo **out, const char *path, const struct wg_repo_init_options *opts);
+
+/* Open the repository whose git directory or working tree is `path`
+ * exactly. */
+int wg_repo_open(struct wg_repo **out, const char *path);
+
+/* Open the repository containing `start`, walking up parent directories as
+ * git does (a ".git" directory, a ".git" file with "gitdir: <path>", or a
+ * bare repository). WG_ENOTFOUND with git's wording if there is none. */
+int wg_repo_discover(struct wg_repo **out, const char *start);
+
+void wg_repo_free(struct wg_repo *repo);
+
+const char *wg_repo_gitdir(const struct wg_repo *repo);
+/* The working tree, or NULL for a bare repository. */
+const char *wg_repo_workdir(const struct wg_repo *repo);
+bool wg_repo_is_bare(const struct wg_repo *repo);
+const struct wg_hash_algo *wg_repo_algo(const struct wg_repo *repo);
+enum wg_ref_format wg_repo_ref_format(const struct wg_repo *repo);
+struct wg_odb *wg_repo_odb(struct wg_repo *repo);
+struct wg_config *wg_repo_config(struct wg_repo *repo);
+/* Look a key up as git does for user settings: the repository's config,
+ * then ~/.gitconfig, then the XDG config. The value lives as long as the
+ * repository. WG_ENOTFOUND if none has it. */
+int wg_repo_config_get(struct wg_repo *repo, const char *key, const char **out);
+struct wg_refdb *wg_repo_refdb(struct wg_repo *repo);
+
+#endif
