@@ -1,0 +1,113 @@
+/* The streaming pack indexer: what `git index-pack --stdin [--fix-thin]`
+ * does, fed in chunks of any size (a byte at a time works) so the network
+ * code can hand it fetch() chunks as they arrive.
+ *
+ *	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
+ *	o.algo = algo; o.pack_dir = ".git/objects/pack"; o.odb = odb; o.fix_thin = true;
+ *	wg_indexer_new(&ix, &o);
+ *	while (more) wg_indexer_feed(ix, chunk, n);
+ *	wg_indexer_finish(ix, pack_hash);
+ *	wg_indexer_free(ix);
+ *
+ * Memory stays bounded whatever the pack size: the bytes go to a temporary
+ * file as they stream in and are read back from it (pread) to resolve
+ * deltas; only per-object metadata (offset, type, size, CRC-32, id, base)
+ * is kept in memory. Objects are inflated and hashed as they arrive, so a
+ * blob larger than the window is never held whole unless it is a delta
+ * base. Deltas are resolved iteratively, children of each base in turn,
+ * with inflated bases kept only while the total stays under `window`
+ * (evicted bases are rebuilt from the file when needed again).
+ *
+ * finish() checks the pack checksum and that every delta resolves (with
+ * fix_thin, missing REF_DELTA bases are read from `odb` and appended to the
+ * pack, whose header count and trailer are then rewritten, as git does),
+ * then writes the .pack, .idx (v2) and .rev under temporary names and
+ * renames them into place, the .idx last, so a reader sees all or nothing.
+ * On any failure, and on abort/free before a successful finish, nothing is
+ * left behind: no pack, no index, no temporary file. */
+#ifndef WG_PACK_INDEXER_H
+#define WG_PACK_INDEXER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hash/oid.h"
+#include "object/fsck.h"
+#include "object/object.h"
+#include "odb/odb.h"
+#include "util/buf.h"
+
+struct wg_indexer;
+
+struct wg_indexer_progress {
+	uint32_t total_objects;     /* from the pack header */
+	uint32_t received_objects;  /* entries parsed so far */
+	uint32_t total_deltas;      /* known once all are received */
+	uint32_t resolved_deltas;
+	uint32_t local_objects;     /* bases appended by fix_thin */
+	uint64_t received_bytes;
+};
+
+/* Return non-zero to cancel (the indexer then fails with WG_ERROR). */
+typedef int (*wg_indexer_progress_cb)(const struct wg_indexer_progress *progress, void *payload);
+
+#define WG_INDEXER_WINDOW_DEFAULT ((size_t)32 << 20)
+
+struct wg_indexer_options {
+	unsigned version;
+	const struct wg_hash_algo *algo;  /* the repository's object format */
+	/* Where the results go. pack_dir: "<pack_dir>/pack-<hash>.{pack,idx,rev}".
+	 * pack_path / idx_path override those names; with neither pack_dir
+	 * nor pack_path the pack is not kept (only the index, if idx_path),
+	 * and with no output at all the indexer only verifies. */
+	const char *pack_dir;
+	const char *pack_path;
+	const char *idx_path;
+	/* Temporary files: default the directory of the first output above;
+	 * required when there is no output. */
+	const char *tmp_dir;
+	struct wg_odb *odb;         /* thin-pack bases; may be NULL */
+	bool fix_thin;
+	bool write_rev;             /* also write the .rev (git's default) */
+	const char *keep_msg;       /* non-NULL: write a .keep with it */
+	size_t window;              /* bound of cached bases; 0 = default */
+	int compression_level;      /* zlib level of appended bases (git: 1) */
+	const struct wg_fsck_options *fsck;  /* NULL: no fsck */
+	wg_indexer_progress_cb progress;
+	void *payload;
+};
+#define WG_INDEXER_OPTIONS_INIT { 1, NULL, NULL, NULL, NULL, NULL, NULL, false, true, \
+				  NULL, 0, 1, NULL, NULL, NULL }
+
+int wg_indexer_new(struct wg_indexer **out, const struct wg_indexer_options *opts);
+/* Consume len bytes. Errors are sticky: after one, every call fails. */
+int wg_indexer_feed(struct wg_indexer *ix, const void *data, size_t len);
+/* Complete the pack (see above). pack_hash receives algo->rawsz bytes. */
+int wg_indexer_finish(struct wg_indexer *ix, unsigned char *pack_hash);
+/* Give up: remove every temporary file. free() does it too. */
+void wg_indexer_abort(struct wg_indexer *ix);
+void wg_indexer_free(struct wg_indexer *ix);
+
+const struct wg_indexer_progress *wg_indexer_progress(const struct wg_indexer *ix);
+
+/* After a successful finish: the objects in pack order, for verify-pack. */
+struct wg_indexer_object {
+	struct wg_oid oid;
+	enum wg_object_type type;   /* resolved type */
+	enum wg_object_type pack_type; /* as stored: may be a delta type */
+	uint64_t size;              /* the entry's inflated size (delta size for deltas) */
+	uint64_t offset;
+	uint64_t packed_size;       /* bytes of the entry in the pack */
+	uint32_t depth;             /* delta chain length, 0 for non-deltas */
+	uint32_t base;              /* index of the base object (deltas) */
+};
+uint32_t wg_indexer_object_count(const struct wg_indexer *ix);
+void wg_indexer_object(const struct wg_indexer *ix, uint32_t i, struct wg_indexer_object *out);
+/* The .idx bytes that were (or would have been) written. */
+const struct wg_buf *wg_indexer_idx_data(const struct wg_indexer *ix);
+/* Final paths (NULL when not written). */
+const char *wg_indexer_pack_path(const struct wg_indexer *ix);
+const char *wg_indexer_idx_path(const struct wg_indexer *ix);
+
+#endif

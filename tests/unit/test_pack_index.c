@@ -1,0 +1,671 @@
+/* The streaming indexer, the idx reader, the pack reader and the pack odb
+ * backend, on packs built here byte by byte (no git binary: these tests
+ * also run as WebAssembly under Node).
+ *
+ * Every valid pack is fed whole, a byte at a time and split at every
+ * offset, and must give the same pack checksum and the same .idx bytes.
+ * Every invalid pack must fail with an error and leave the destination
+ * directory exactly as it was (empty). */
+#include <dirent.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "odb/loose.h"
+#include "odb/pack_backend.h"
+#include "pack/delta_apply.h"
+#include "pack/idx.h"
+#include "pack/indexer.h"
+#include "util/hex.h"
+#include "pack/pack.h"
+#include "pack/pack_format.h"
+#include "repo/repo.h"
+#include "test.h"
+#include "util/alloc.h"
+#include "util/endian.h"
+#include "util/fs.h"
+#include "util/varint.h"
+
+/* ---- building packs ------------------------------------------------------ */
+
+struct pb {
+	const struct wg_hash_algo *algo;
+	struct wg_buf buf;
+	uint32_t count;
+	uint64_t offsets[64];
+};
+
+static void pb_init(struct pb *p, const struct wg_hash_algo *algo)
+{
+	unsigned char hdr[WG_PACK_HEADER_SIZE];
+	memset(p, 0, sizeof(*p));
+	p->algo = algo;
+	wg_pack_header_write(hdr, 0);
+	wg_buf_add(&p->buf, hdr, sizeof(hdr));
+}
+
+/* An entry: header declaring `size`, an optional base reference, then the
+ * deflated content. Returns the entry's offset. */
+static uint64_t pb_entry(struct pb *p, int type, uint64_t size, const unsigned char *ref,
+			 uint64_t ofs_base, const void *content, size_t len)
+{
+	unsigned char hdr[WG_PACK_OBJ_HEADER_MAX + WG_VARINT_MAX];
+	uLongf zlen = compressBound((uLong)len);
+	unsigned char *z = wg_malloc(zlen);
+	uint64_t off = p->buf.len;
+	size_t n = wg_pack_object_header_encode(hdr, (enum wg_object_type)type, size);
+	wg_buf_add(&p->buf, hdr, n);
+	if (type == WG_OBJ_OFS_DELTA) {
+		n = wg_varint_ofs_encode(hdr, off - ofs_base);
+		wg_buf_add(&p->buf, hdr, n);
+	} else if (type == WG_OBJ_REF_DELTA) {
+		wg_buf_add(&p->buf, ref, p->algo->rawsz);
+	}
+	compress2(z, &zlen, content, (uLong)len, 6);
+	wg_buf_add(&p->buf, z, zlen);
+	wg_free(z);
+	p->offsets[p->count++] = off;
+	return off;
+}
+
+static uint64_t pb_obj(struct pb *p, int type, const void *content, size_t len)
+{
+	return pb_entry(p, type, len, NULL, 0, content, len);
+}
+
+/* Set the header count (the real one unless told otherwise) and append
+ * the trailer. */
+static void pb_finish(struct pb *p, int64_t count)
+{
+	unsigned char h[WG_MAX_RAWSZ];
+	wg_put_be32(p->buf.data + 8, count < 0 ? p->count : (uint32_t)count);
+	wg_hash_buffer(p->algo, p->buf.data, p->buf.len, h);
+	wg_buf_add(&p->buf, h, p->algo->rawsz);
+}
+
+/* A delta that copies base[0..copy) and appends the literal `tail`. */
+static size_t make_delta(unsigned char *d, size_t base_len, size_t copy, const char *tail,
+			 uint64_t declared)
+{
+	size_t n = wg_varint_le_encode(d, base_len), t = strlen(tail);
+	n += wg_varint_le_encode(d + n, declared ? declared : copy + t);
+	if (copy) {
+		d[n++] = 0x90 | 0x20;  /* offset 0; size in two bytes */
+		d[n++] = (unsigned char)(copy & 0xff);
+		d[n++] = (unsigned char)(copy >> 8);
+	}
+	while (t) {
+		size_t k = t > 127 ? 127 : t;
+		d[n++] = (unsigned char)k;
+		memcpy(d + n, tail, k);
+		n += k;
+		tail += k;
+		t -= k;
+	}
+	return n;
+}
+
+static void oid_of(struct wg_oid *out, const struct wg_hash_algo *algo, int type, const char *s)
+{
+	wg_object_hash(out, algo, (enum wg_object_type)type, s, strlen(s));
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void rm_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char path[4096];
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+/* Index `pack` fed in pieces of `chunk` bytes (0: whole; SIZE_MAX-1: split
+ * once at `split`). Returns the result of the first failing call; the idx
+ * bytes go to idx_out (if given). */
+static int run(const struct wg_hash_algo *algo, const char *dir, const struct wg_buf *pack,
+	       size_t chunk, size_t split, struct wg_odb *odb, size_t window,
+	       struct wg_buf *idx_out, unsigned char *hash)
+{
+	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
+	struct wg_indexer *ix = NULL;
+	unsigned char h[WG_MAX_RAWSZ];
+	size_t pos = 0;
+	int err;
+	o.algo = algo;
+	o.pack_dir = dir;
+	o.odb = odb;
+	o.fix_thin = odb != NULL;
+	o.window = window;
+	if ((err = wg_indexer_new(&ix, &o)))
+		return err;
+	if (chunk == SIZE_MAX - 1) {
+		err = wg_indexer_feed(ix, pack->data, split);
+		if (!err)
+			err = wg_indexer_feed(ix, pack->data + split, pack->len - split);
+	} else {
+		while (!err && pos < pack->len) {
+			size_t n = chunk && chunk < pack->len - pos ? chunk : pack->len - pos;
+			err = wg_indexer_feed(ix, pack->data + pos, n);
+			pos += n;
+		}
+	}
+	if (!err)
+		err = wg_indexer_finish(ix, hash ? hash : h);
+	if (!err && idx_out) {
+		wg_buf_reset(idx_out);
+		wg_buf_add(idx_out, wg_indexer_idx_data(ix)->data, wg_indexer_idx_data(ix)->len);
+	}
+	wg_indexer_free(ix);
+	return err;
+}
+
+/* ---- a valid pack with both delta kinds ---------------------------------- */
+
+static const char *const texts[] = {
+	"The quick brown fox jumps over the lazy dog.\n",
+	"The quick brown fox jumps over the lazy dog.\nAnd again.\n",
+	"The quick brown fox jumps over the lazy dog.\nAnd again.\nA third line.\n",
+	"The quick brown fox jumps over the lazy dog.\nAnd again.\nA third line.\nFour.\n",
+};
+
+/* blob0; blob1 = OFS delta on blob0; blob2 = REF delta on blob1; blob3 =
+ * OFS delta on blob2 (depth 3); an empty blob; a tree naming blob0. */
+static void build_valid(struct pb *p, const struct wg_hash_algo *algo, struct wg_oid ids[6])
+{
+	unsigned char d[256], tree[128];
+	size_t n, tl;
+	uint64_t o0, o2;
+	int i;
+	pb_init(p, algo);
+	for (i = 0; i < 4; i++)
+		oid_of(&ids[i], algo, WG_OBJ_BLOB, texts[i]);
+	oid_of(&ids[4], algo, WG_OBJ_BLOB, "");
+	o0 = pb_obj(p, WG_OBJ_BLOB, texts[0], strlen(texts[0]));
+	n = make_delta(d, strlen(texts[0]), strlen(texts[0]), "And again.\n", 0);
+	pb_entry(p, WG_OBJ_OFS_DELTA, n, NULL, o0, d, n);
+	n = make_delta(d, strlen(texts[1]), strlen(texts[1]), "A third line.\n", 0);
+	o2 = pb_entry(p, WG_OBJ_REF_DELTA, n, ids[1].hash, 0, d, n);
+	n = make_delta(d, strlen(texts[2]), strlen(texts[2]), "Four.\n", 0);
+	pb_entry(p, WG_OBJ_OFS_DELTA, n, NULL, o2, d, n);
+	pb_obj(p, WG_OBJ_BLOB, "", 0);
+	tl = (size_t)snprintf((char *)tree, sizeof(tree), "100644 a.txt");
+	tree[tl++] = 0;
+	memcpy(tree + tl, ids[0].hash, algo->rawsz);
+	tl += algo->rawsz;
+	wg_object_hash(&ids[5], algo, WG_OBJ_TREE, tree, tl);
+	pb_obj(p, WG_OBJ_TREE, tree, tl);
+	pb_finish(p, -1);
+}
+
+static void test_valid_pack_all_splits(void)
+{
+	int a;
+	for (a = WG_HASH_SHA1; a <= WG_HASH_SHA256; a++) {
+		const struct wg_hash_algo *algo = wg_hash_algo_by_id((enum wg_hash_id)a);
+		const char *dir = wg_test_tmpdir("ix-valid");
+		struct wg_buf ref = WG_BUF_INIT, got = WG_BUF_INIT, path = WG_BUF_INIT;
+		unsigned char h1[WG_MAX_RAWSZ], h2[WG_MAX_RAWSZ];
+		struct wg_oid ids[6];
+		struct wg_pack *pack = NULL;
+		struct pb p;
+		size_t k;
+		int i, bad = 0;
+		char hex[WG_MAX_HEXSZ + 1];
+
+		build_valid(&p, algo, ids);
+		CHECK_OK(run(algo, dir, &p.buf, 0, 0, NULL, 0, &ref, h1));
+		CHECK(memcmp(h1, p.buf.data + p.buf.len - algo->rawsz, algo->rawsz) == 0);
+		CHECK(count_entries(dir) == 3);  /* .pack, .idx, .rev */
+		/* Read everything back through the pack reader. */
+		wg_hex_encode(hex, h1, algo->rawsz);
+		hex[algo->hexsz] = 0;
+		wg_buf_printf(&path, "%s/pack-%s.idx", dir, hex);
+		CHECK_OK(wg_pack_open(&pack, (const char *)path.data, algo));
+		if (pack) {
+			for (i = 0; i < 6; i++) {
+				enum wg_object_type t;
+				size_t sz;
+				if (wg_pack_read(pack, &ids[i], &t, &got))
+					fprintf(stderr, "object %d (%s) not readable\n", i, wg_oid_hex(&ids[i]));
+				CHECK(t == (i == 5 ? WG_OBJ_TREE : WG_OBJ_BLOB));
+				if (i < 4)
+					CHECK(got.len == strlen(texts[i]) && !memcmp(got.data, texts[i], got.len));
+				CHECK_OK(wg_pack_read_header(pack, &ids[i], &t, &sz));
+				CHECK(sz == got.len && t == (i == 5 ? WG_OBJ_TREE : WG_OBJ_BLOB));
+			}
+			CHECK_OK(wg_pack_idx_verify(wg_pack_index(pack)));
+			wg_pack_free(pack);
+		}
+		rm_dir(dir);
+
+		/* A byte at a time, and split at every offset: same result. */
+		dir = wg_test_tmpdir("ix-bytes");
+		CHECK_OK(run(algo, dir, &p.buf, 1, 0, NULL, 0, &got, h2));
+		CHECK(got.len == ref.len && !memcmp(got.data, ref.data, ref.len));
+		rm_dir(dir);
+		for (k = 0; k <= p.buf.len; k++) {
+			dir = wg_test_tmpdir("ix-split");
+			if (run(algo, dir, &p.buf, SIZE_MAX - 1, k, NULL, 0, &got, h2) ||
+			    got.len != ref.len || memcmp(got.data, ref.data, ref.len))
+				bad++;
+			rm_dir(dir);
+		}
+		CHECK(bad == 0);
+		/* A tiny window forces bases to be evicted and rebuilt. */
+		dir = wg_test_tmpdir("ix-window");
+		CHECK_OK(run(algo, dir, &p.buf, 7, 0, NULL, 1, &got, h2));
+		CHECK(got.len == ref.len && !memcmp(got.data, ref.data, ref.len));
+		rm_dir(dir);
+		wg_buf_release(&ref);
+		wg_buf_release(&got);
+		wg_buf_release(&path);
+		wg_buf_release(&p.buf);
+	}
+}
+
+/* ---- invalid packs ------------------------------------------------------- */
+
+static void expect_fail(const struct wg_hash_algo *algo, const struct wg_buf *pack,
+			const char *what, int line)
+{
+	const char *dir = wg_test_tmpdir("ix-bad");
+	size_t chunk;
+	for (chunk = 0; chunk <= 1; chunk++) {
+		int err = run(algo, dir, pack, chunk, 0, NULL, 0, NULL, NULL);
+		wg_test_checks++;
+		if (!err || !*wg_error_message()) {
+			wg_test_failures++;
+			fprintf(stderr, "line %d: %s: indexing succeeded or gave no message\n", line, what);
+		}
+		wg_test_checks++;
+		if (count_entries(dir) != 0) {
+			wg_test_failures++;
+			fprintf(stderr, "line %d: %s: files left behind\n", line, what);
+		}
+	}
+	rm_dir(dir);
+}
+#define EXPECT_FAIL(algo, pack, what) expect_fail(algo, pack, what, __LINE__)
+
+static void test_truncated_everywhere(void)
+{
+	const struct wg_hash_algo *algo = wg_hash_algo_by_id(WG_HASH_SHA1);
+	struct wg_oid ids[6];
+	struct wg_buf cut = WG_BUF_INIT;
+	struct pb p;
+	size_t k;
+	int fails = 0;
+	build_valid(&p, algo, ids);
+	for (k = 0; k < p.buf.len; k++) {
+		const char *dir = wg_test_tmpdir("ix-trunc");
+		wg_buf_reset(&cut);
+		wg_buf_add(&cut, p.buf.data, k);
+		if (!run(algo, dir, &cut, 0, 0, NULL, 0, NULL, NULL) || count_entries(dir) != 0)
+			fails++;
+		rm_dir(dir);
+	}
+	CHECK(fails == 0);
+	wg_buf_release(&cut);
+	wg_buf_release(&p.buf);
+}
+
+static void test_bad_packs(void)
+{
+	int a;
+	for (a = WG_HASH_SHA1; a <= WG_HASH_SHA256; a++) {
+		const struct wg_hash_algo *algo = wg_hash_algo_by_id((enum wg_hash_id)a);
+		unsigned char d[256];
+		struct wg_oid ids[6], self;
+		struct pb p;
+		size_t n;
+		uint64_t o0;
+
+		/* wrong trailing checksum */
+		build_valid(&p, algo, ids);
+		p.buf.data[p.buf.len - 1] ^= 1;
+		EXPECT_FAIL(algo, &p.buf, "wrong checksum");
+		/* junk after the pack */
+		p.buf.data[p.buf.len - 1] ^= 1;
+		wg_buf_addch(&p.buf, 'x');
+		EXPECT_FAIL(algo, &p.buf, "junk after the trailer");
+		wg_buf_release(&p.buf);
+
+		/* count too high / too low */
+		pb_init(&p, algo);
+		pb_obj(&p, WG_OBJ_BLOB, "one", 3);
+		pb_obj(&p, WG_OBJ_BLOB, "two", 3);
+		pb_finish(&p, 3);
+		EXPECT_FAIL(algo, &p.buf, "count too high");
+		wg_buf_release(&p.buf);
+		pb_init(&p, algo);
+		pb_obj(&p, WG_OBJ_BLOB, "one", 3);
+		pb_obj(&p, WG_OBJ_BLOB, "two", 3);
+		pb_finish(&p, 1);
+		EXPECT_FAIL(algo, &p.buf, "count too low");
+		wg_buf_release(&p.buf);
+
+		/* a bad signature, a bad version */
+		pb_init(&p, algo);
+		pb_obj(&p, WG_OBJ_BLOB, "one", 3);
+		pb_finish(&p, -1);
+		p.buf.data[0] = 'J';
+		EXPECT_FAIL(algo, &p.buf, "bad signature");
+		p.buf.data[0] = 'P';
+		p.buf.data[7] = 9;
+		EXPECT_FAIL(algo, &p.buf, "bad version");
+		wg_buf_release(&p.buf);
+
+		/* delta base size mismatch */
+		pb_init(&p, algo);
+		o0 = pb_obj(&p, WG_OBJ_BLOB, "base text", 9);
+		n = make_delta(d, 10, 4, "xy", 0);
+		pb_entry(&p, WG_OBJ_OFS_DELTA, n, NULL, o0, d, n);
+		pb_finish(&p, -1);
+		EXPECT_FAIL(algo, &p.buf, "delta base size mismatch");
+		wg_buf_release(&p.buf);
+
+		/* a delta whose declared result is 4 GiB */
+		pb_init(&p, algo);
+		o0 = pb_obj(&p, WG_OBJ_BLOB, "base text", 9);
+		n = make_delta(d, 9, 4, "xy", (uint64_t)4 << 30);
+		pb_entry(&p, WG_OBJ_OFS_DELTA, n, NULL, o0, d, n);
+		pb_finish(&p, -1);
+		EXPECT_FAIL(algo, &p.buf, "4 GiB delta result");
+		wg_buf_release(&p.buf);
+
+		/* a REF_DELTA to itself: its own id as base */
+		n = make_delta(d, 3, 3, "", 0);
+		/* The id it would have if it resolved to "abc". */
+		oid_of(&self, algo, WG_OBJ_BLOB, "abc");
+		pb_init(&p, algo);
+		pb_entry(&p, WG_OBJ_REF_DELTA, n, self.hash, 0, d, n);
+		pb_finish(&p, -1);
+		EXPECT_FAIL(algo, &p.buf, "REF_DELTA to itself");
+		wg_buf_release(&p.buf);
+
+		/* a cycle of two REF_DELTAs */
+		{
+			struct wg_oid x, y;
+			oid_of(&x, algo, WG_OBJ_BLOB, "xxx");
+			oid_of(&y, algo, WG_OBJ_BLOB, "yyy");
+			pb_init(&p, algo);
+			n = make_delta(d, 3, 0, "xxx", 0);
+			pb_entry(&p, WG_OBJ_REF_DELTA, n, y.hash, 0, d, n);
+			n = make_delta(d, 3, 0, "yyy", 0);
+			pb_entry(&p, WG_OBJ_REF_DELTA, n, x.hash, 0, d, n);
+			pb_finish(&p, -1);
+			EXPECT_FAIL(algo, &p.buf, "REF_DELTA cycle");
+			wg_buf_release(&p.buf);
+		}
+
+		/* an OFS_DELTA pointing into the middle of an entry, and one
+		 * pointing before the pack */
+		pb_init(&p, algo);
+		o0 = pb_obj(&p, WG_OBJ_BLOB, "base text", 9);
+		n = make_delta(d, 9, 4, "xy", 0);
+		pb_entry(&p, WG_OBJ_OFS_DELTA, n, NULL, o0 + 1, d, n);
+		pb_finish(&p, -1);
+		EXPECT_FAIL(algo, &p.buf, "OFS_DELTA into an entry");
+		wg_buf_release(&p.buf);
+		pb_init(&p, algo);
+		o0 = pb_obj(&p, WG_OBJ_BLOB, "base text", 9);
+		pb_entry(&p, WG_OBJ_OFS_DELTA, n, NULL, 2, d, n);
+		pb_finish(&p, -1);
+		EXPECT_FAIL(algo, &p.buf, "OFS_DELTA before the pack");
+		wg_buf_release(&p.buf);
+
+		/* a zlib stream that inflates far past its declared size */
+		{
+			char *big = wg_malloc(100000);
+			memset(big, 'a', 100000);
+			pb_init(&p, algo);
+			pb_entry(&p, WG_OBJ_BLOB, 10, NULL, 0, big, 100000);
+			pb_finish(&p, -1);
+			EXPECT_FAIL(algo, &p.buf, "inflates past its size");
+			wg_buf_release(&p.buf);
+			/* ... and one that ends before it */
+			pb_init(&p, algo);
+			pb_entry(&p, WG_OBJ_BLOB, 100001, NULL, 0, big, 100000);
+			pb_finish(&p, -1);
+			EXPECT_FAIL(algo, &p.buf, "ends before its size");
+			wg_buf_release(&p.buf);
+			wg_free(big);
+		}
+
+		/* invalid object types 0 and 5 */
+		pb_init(&p, algo);
+		pb_obj(&p, WG_OBJ_BLOB, "x", 1);
+		pb_finish(&p, -1);
+		p.buf.data[12] = (unsigned char)((p.buf.data[12] & 0x8f) | (5 << 4));
+		EXPECT_FAIL(algo, &p.buf, "object type 5");
+		wg_buf_release(&p.buf);
+
+		/* corrupt zlib data */
+		pb_init(&p, algo);
+		pb_obj(&p, WG_OBJ_BLOB, "some content here", 17);
+		p.buf.data[p.buf.len - 6] ^= 0x55;
+		pb_finish(&p, -1);
+		EXPECT_FAIL(algo, &p.buf, "corrupt zlib stream");
+		wg_buf_release(&p.buf);
+
+		/* a thin pack without --fix-thin */
+		build_valid(&p, algo, ids);
+		wg_buf_release(&p.buf);
+		pb_init(&p, algo);
+		n = make_delta(d, strlen(texts[0]), strlen(texts[0]), "And again.\n", 0);
+		pb_entry(&p, WG_OBJ_REF_DELTA, n, ids[0].hash, 0, d, n);
+		pb_finish(&p, -1);
+		EXPECT_FAIL(algo, &p.buf, "thin pack without bases");
+		wg_buf_release(&p.buf);
+	}
+}
+
+static void test_fsck_rejects_bad_tree(void)
+{
+	const struct wg_hash_algo *algo = wg_hash_algo_by_id(WG_HASH_SHA1);
+	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
+	struct wg_fsck_options fsck = WG_FSCK_OPTIONS_INIT;
+	const char *dir = wg_test_tmpdir("ix-fsck");
+	struct wg_indexer *ix = NULL;
+	unsigned char tree[128], h[WG_MAX_RAWSZ];
+	struct pb p;
+	size_t tl;
+	tl = (size_t)snprintf((char *)tree, sizeof(tree), "100644 .git");
+	tree[tl++] = 0;
+	memset(tree + tl, 0x11, algo->rawsz);
+	tl += algo->rawsz;
+	pb_init(&p, algo);
+	pb_obj(&p, WG_OBJ_TREE, tree, tl);
+	pb_finish(&p, -1);
+	o.algo = algo;
+	o.pack_dir = dir;
+	o.fsck = &fsck;
+	CHECK_OK(wg_indexer_new(&ix, &o));
+	if (ix) {
+		int err = wg_indexer_feed(ix, p.buf.data, p.buf.len);
+		if (!err)
+			err = wg_indexer_finish(ix, h);
+		CHECK(err == WG_EFSCK);
+		wg_indexer_free(ix);
+	}
+	CHECK(count_entries(dir) == 0);
+	rm_dir(dir);
+	wg_buf_release(&p.buf);
+}
+
+/* ---- thin packs: bases from the repository ------------------------------- */
+
+static void test_fix_thin(void)
+{
+	int a;
+	for (a = WG_HASH_SHA1; a <= WG_HASH_SHA256; a++) {
+		const struct wg_hash_algo *algo = wg_hash_algo_by_id((enum wg_hash_id)a);
+		struct wg_repo_init_options ro = WG_REPO_INIT_OPTIONS_INIT;
+		const char *base = wg_test_tmpdir("ix-thin");
+		struct wg_buf dir = WG_BUF_INIT, got = WG_BUF_INIT, pd = WG_BUF_INIT;
+		struct wg_repo *repo = NULL;
+		struct wg_oid ids[6], b0;
+		unsigned char d[256], h[WG_MAX_RAWSZ];
+		enum wg_object_type t;
+		struct pb p;
+		size_t n;
+		int i;
+
+		ro.bare = true;
+		ro.object_format = algo->name;
+		wg_buf_printf(&dir, "%s/repo.git", base);
+		CHECK_OK(wg_repo_init(&repo, (const char *)dir.data, &ro));
+		if (!repo)
+			continue;
+		for (i = 0; i < 4; i++)
+			oid_of(&ids[i], algo, WG_OBJ_BLOB, texts[i]);
+		/* The base is only in the repository. */
+		CHECK_OK(wg_odb_write(wg_repo_odb(repo), WG_OBJ_BLOB, texts[0], strlen(texts[0]), &b0));
+		pb_init(&p, algo);
+		n = make_delta(d, strlen(texts[0]), strlen(texts[0]), "And again.\n", 0);
+		pb_entry(&p, WG_OBJ_REF_DELTA, n, ids[0].hash, 0, d, n);
+		n = make_delta(d, strlen(texts[1]), strlen(texts[1]), "A third line.\n", 0);
+		pb_entry(&p, WG_OBJ_OFS_DELTA, n, NULL, p.offsets[0], d, n);
+		pb_finish(&p, -1);
+		wg_buf_printf(&pd, "%s/objects/pack", (const char *)dir.data);
+		CHECK_OK(run(algo, (const char *)pd.data, &p.buf, 3, 0, wg_repo_odb(repo), 0, NULL, h));
+		/* The repository now reads the deltas through its pack backend. */
+		CHECK_OK(wg_odb_read(wg_repo_odb(repo), &ids[2], &t, &got));
+		CHECK(got.len == strlen(texts[2]) && !memcmp(got.data, texts[2], got.len));
+		CHECK(count_entries((const char *)pd.data) == 3);
+		wg_repo_free(repo);
+		/* A fresh open finds the pack too, and it holds 3 objects (the
+		 * base was appended). */
+		CHECK_OK(wg_repo_open(&repo, (const char *)dir.data));
+		if (repo) {
+			size_t sz;
+			CHECK_OK(wg_odb_read_header(wg_repo_odb(repo), &ids[1], &t, &sz));
+			CHECK(sz == strlen(texts[1]) && t == WG_OBJ_BLOB);
+			wg_repo_free(repo);
+		}
+		{
+			DIR *dd = opendir((const char *)pd.data);
+			struct dirent *de;
+			while (dd && (de = readdir(dd))) {
+				size_t l = strlen(de->d_name);
+				if (l > 4 && !strcmp(de->d_name + l - 4, ".idx")) {
+					struct wg_pack_idx *idx = NULL;
+					wg_buf_reset(&got);
+					wg_buf_printf(&got, "%s/%s", (const char *)pd.data, de->d_name);
+					CHECK_OK(wg_pack_idx_open(&idx, (const char *)got.data, algo));
+					if (idx) {
+						CHECK(wg_pack_idx_count(idx) == 3);
+						CHECK(!memcmp(wg_pack_idx_pack_hash(idx), h, algo->rawsz));
+						CHECK_OK(wg_pack_idx_verify(idx));
+					}
+					wg_pack_idx_free(idx);
+				}
+			}
+			if (dd)
+				closedir(dd);
+		}
+		wg_buf_release(&p.buf);
+		wg_buf_release(&got);
+		wg_buf_release(&pd);
+		wg_buf_release(&dir);
+	}
+}
+
+/* ---- idx v1 and prefix ranges --------------------------------------------- */
+
+static void test_idx_v1_and_prefix(void)
+{
+	const struct wg_hash_algo *algo = wg_hash_algo_by_id(WG_HASH_SHA1);
+	struct wg_buf v1 = WG_BUF_INIT;
+	struct wg_pack_idx *idx = NULL;
+	unsigned char raw[3][WG_MAX_RAWSZ], h[WG_MAX_RAWSZ];
+	uint32_t fan[256] = { 0 }, pos, first, end;
+	struct wg_oid oid;
+	int i;
+	memset(raw, 0, sizeof(raw));
+	raw[0][0] = 0x12; raw[0][1] = 0x34;
+	raw[1][0] = 0x12; raw[1][1] = 0x35;
+	raw[2][0] = 0xab;
+	for (i = 0; i < 3; i++) {
+		int b;
+		for (b = raw[i][0]; b < 256; b++)
+			fan[b]++;
+	}
+	for (i = 0; i < 256; i++) {
+		unsigned char be[4];
+		wg_put_be32(be, fan[i]);
+		wg_buf_add(&v1, be, 4);
+	}
+	for (i = 0; i < 3; i++) {
+		unsigned char be[4];
+		wg_put_be32(be, 100u * (unsigned)(i + 1));
+		wg_buf_add(&v1, be, 4);
+		wg_buf_add(&v1, raw[i], algo->rawsz);
+	}
+	memset(h, 0x5a, sizeof(h));
+	wg_buf_add(&v1, h, algo->rawsz);
+	wg_hash_buffer(algo, v1.data, v1.len, h);
+	wg_buf_add(&v1, h, algo->rawsz);
+	CHECK_OK(wg_pack_idx_parse(&idx, v1.data, v1.len, algo, "v1"));
+	if (idx) {
+		CHECK(wg_pack_idx_version(idx) == 1 && wg_pack_idx_count(idx) == 3);
+		CHECK_OK(wg_pack_idx_verify(idx));
+		wg_oid_from_raw(&oid, algo, raw[1]);
+		CHECK_OK(wg_pack_idx_find(idx, &oid, &pos));
+		CHECK(pos == 1 && wg_pack_idx_offset_at(idx, pos) == 200);
+		raw[1][5] = 1;
+		wg_oid_from_raw(&oid, algo, raw[1]);
+		CHECK(wg_pack_idx_find(idx, &oid, &pos) == WG_ENOTFOUND);
+		wg_pack_idx_prefix_range(idx, (const unsigned char *)"\x12\x30", 3, &first, &end);
+		CHECK(first == 0 && end == 2);
+		wg_pack_idx_prefix_range(idx, (const unsigned char *)"\x12\x35", 4, &first, &end);
+		CHECK(first == 1 && end == 2);
+		wg_pack_idx_prefix_range(idx, (const unsigned char *)"\x13", 2, &first, &end);
+		CHECK(first == end);
+		wg_pack_idx_free(idx);
+	}
+	/* Every truncation of the index is refused. */
+	for (i = 0; i < (int)v1.len; i += 7) {
+		idx = NULL;
+		CHECK(wg_pack_idx_parse(&idx, v1.data, (size_t)i, algo, "cut") == WG_ECORRUPT);
+		wg_pack_idx_free(idx);
+	}
+	/* A fanout that decreases is refused. */
+	v1.data[4 * 0x20 + 3] = 9;
+	CHECK(wg_pack_idx_parse(&idx, v1.data, v1.len, algo, "fan") == WG_ECORRUPT);
+	wg_buf_release(&v1);
+}
+
+WG_TEST_MAIN("pack_index",
+	WG_TEST(test_valid_pack_all_splits),
+	WG_TEST(test_truncated_everywhere),
+	WG_TEST(test_bad_packs),
+	WG_TEST(test_fsck_rejects_bad_tree),
+	WG_TEST(test_fix_thin),
+	WG_TEST(test_idx_v1_and_prefix))
