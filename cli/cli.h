@@ -1,0 +1,61 @@
+/* Shared pieces of the native command-line front end. Each verb lives in
+ * its own cmd_<verb>.c and has git's flags and output where they overlap. */
+#ifndef WG_CLI_CLI_H
+#define WG_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "repo/repo.h"
+
+struct cli_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+};
+
+/* Print "fatal: <message>" (git's wording) and return 128, git's exit code
+ * for fatal errors. */
+int cli_fatal(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+/* "fatal: " plus the core's last error message; returns 128. */
+int cli_fatal_core(void);
+/* Print a usage line for the verb and return 129, as git does. */
+int cli_usage(const char *usage);
+
+/* Open the repository around the current directory (GIT_DIR honoured).
+ * Returns 0 or prints the error and returns 128. */
+int cli_open_repo(struct wg_repo **out);
+
+/* Match "--name=value" or "--name value": returns the value, advancing *i,
+ * or NULL if argv[*i] is not this option. */
+const char *cli_option_value(int argc, char **argv, int *i, const char *name);
+
+/* Write all bytes to stdout; returns 0 or prints an error. */
+int cli_write_stdout(const void *data, size_t len);
+/* Read all of a stream into buf. */
+int cli_read_stream(FILE *f, struct wg_buf *buf);
+
+int cmd_init(int argc, char **argv);
+int cmd_hash_object(int argc, char **argv);
+int cmd_cat_file(int argc, char **argv);
+int cmd_ls_tree(int argc, char **argv);
+int cmd_mktree(int argc, char **argv);
+int cmd_commit_tree(int argc, char **argv);
+int cmd_rev_parse(int argc, char **argv);
+int cmd_update_ref(int argc, char **argv);
+int cmd_show_ref(int argc, char **argv);
+int cmd_for_each_ref(int argc, char **argv);
+int cmd_symbolic_ref(int argc, char **argv);
+int cmd_reflog(int argc, char **argv);
+int cmd_pack_refs(int argc, char **argv);
+int cmd_refs(int argc, char **argv);
+int cmd_pack_objects(int argc, char **argv);
+int cmd_index_pack(int argc, char **argv);
+int cmd_verify_pack(int argc, char **argv);
+int cmd_unpack_objects(int argc, char **argv);
+
+#endif

@@ -1,0 +1,156 @@
+/* webgit: a git-like command line over the webgit core. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "util/error.h"
+
+static const struct cli_command commands[] = {
+	{ "init", cmd_init, "webgit init [-q] [--bare] [--object-format=<format>] "
+	  "[--ref-format=<format>] [-b <branch-name>] [<directory>]" },
+	{ "hash-object", cmd_hash_object, "webgit hash-object [-t <type>] [-w] [--literally] "
+	  "[--stdin] [--] <file>..." },
+	{ "cat-file", cmd_cat_file, "webgit cat-file (-t | -s | -e | -p | <type>) <object>" },
+	{ "ls-tree", cmd_ls_tree, "webgit ls-tree [-d] [-r] [-t] [-l] [-z] [--name-only] "
+	  "[--object-only] <tree-ish> [<path>...]" },
+	{ "mktree", cmd_mktree, "webgit mktree [-z] [--missing]" },
+	{ "commit-tree", cmd_commit_tree, "webgit commit-tree <tree> [(-p <parent>)...] "
+	  "[(-m <message>)...] [(-F <file>)...]" },
+	{ "pack-objects", cmd_pack_objects, "webgit pack-objects [-q] [--window=<n>] "
+	  "[--depth=<n>] [--compression=<n>] [--thin] [--stdout | <base-name>]" },
+	{ "rev-parse", cmd_rev_parse, "webgit rev-parse [<options>] <args>..." },
+	{ "update-ref", cmd_update_ref, "webgit update-ref [-m <reason>] [--no-deref] "
+	  "[--create-reflog] (-d <ref> [<old>] | <ref> <new> [<old>] | --stdin [-z])" },
+	{ "show-ref", cmd_show_ref, "webgit show-ref [--head] [--branches] [--tags] [-d] "
+	  "[-s] [--verify] [-q] [<pattern>...]" },
+	{ "for-each-ref", cmd_for_each_ref, "webgit for-each-ref [--format=<format>] "
+	  "[--sort=<key>] [--count=<n>] [<pattern>...]" },
+	{ "symbolic-ref", cmd_symbolic_ref, "webgit symbolic-ref [-q] [--short] [-d] "
+	  "[-m <reason>] <name> [<ref>]" },
+	{ "reflog", cmd_reflog, "webgit reflog [show] [<ref>] | exists <ref>" },
+	{ "pack-refs", cmd_pack_refs, "webgit pack-refs [--all] [--no-prune]" },
+	{ "refs", cmd_refs, "webgit refs verify" },
+	{ "index-pack", cmd_index_pack, "webgit index-pack [-o <index-file>] [--keep[=<msg>]] "
+	  "[--strict] [--object-format=<format>] (<pack-file> | --stdin [--fix-thin] [<pack-file>])" },
+	{ "verify-pack", cmd_verify_pack, "webgit verify-pack [-v] [-s] <pack>.idx..." },
+	{ "unpack-objects", cmd_unpack_objects, "webgit unpack-objects [-n] [-q] < <pack-file>" },
+};
+
+int cli_fatal(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fputs("fatal: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 128;
+}
+
+int cli_fatal_core(void)
+{
+	const char *msg = wg_error_message();
+	return cli_fatal("%s", *msg ? msg : "unknown error");
+}
+
+int cli_usage(const char *usage)
+{
+	fprintf(stderr, "usage: %s\n", usage);
+	return 129;
+}
+
+const char *cli_option_value(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	const char *arg = argv[*i];
+	if (strncmp(arg, name, n))
+		return NULL;
+	if (arg[n] == '=')
+		return arg + n + 1;
+	if (arg[n] == '\0' && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
+int cli_open_repo(struct wg_repo **out)
+{
+	const char *gitdir = getenv("GIT_DIR");
+	int err = gitdir && *gitdir ? wg_repo_open(out, gitdir) : wg_repo_discover(out, ".");
+	if (err)
+		return cli_fatal_core();
+	return 0;
+}
+
+int cli_write_stdout(const void *data, size_t len)
+{
+	if (len && fwrite(data, 1, len, stdout) != len)
+		return cli_fatal("write error: %s", strerror(errno));
+	return 0;
+}
+
+int cli_read_stream(FILE *f, struct wg_buf *buf)
+{
+	for (;;) {
+		size_t n;
+		int err = wg_buf_grow(buf, 65536);
+		if (err)
+			return err;
+		n = fread(buf->data + buf->len, 1, 65536, f);
+		wg_buf_setlen(buf, buf->len + n);
+		if (n < 65536) {
+			if (ferror(f))
+				return wg_error_set(WG_EIO, "read error: %s", strerror(errno));
+			return 0;
+		}
+	}
+}
+
+static void print_help(void)
+{
+	size_t i;
+	printf("usage: webgit [-C <path>] <command> [<args>]\n\ncommands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		printf("   %s\n", commands[i].usage);
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1, rc;
+	size_t c;
+	while (i < argc && argv[i][0] == '-') {
+		if (!strcmp(argv[i], "-C") && i + 1 < argc) {
+			if (*argv[i + 1] && chdir(argv[i + 1]))
+				return cli_fatal("cannot change to '%s': %s", argv[i + 1],
+						 strerror(errno));
+			i += 2;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			print_help();
+			return 0;
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("webgit version 0.1.0\n");
+			return 0;
+		} else {
+			fprintf(stderr, "unknown option: %s\n", argv[i]);
+			print_help();
+			return 129;
+		}
+	}
+	if (i >= argc) {
+		print_help();
+		return 1;
+	}
+	for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
+		if (strcmp(argv[i], commands[c].name))
+			continue;
+		rc = commands[c].run(argc - i, argv + i);
+		if (fflush(stdout) && !rc)
+			rc = cli_fatal("unable to write to standard output: %s", strerror(errno));
+		return rc;
+	}
+	fprintf(stderr, "webgit: '%s' is not a webgit command. See 'webgit --help'.\n", argv[i]);
+	return 1;
+}
