@@ -12,6 +12,17 @@ target_compile_options(wg_sha1dc PRIVATE -O2 -w)
 # reported while the digest stays plain SHA-1. We do the same at run time
 # (SHA1DCSetSafeHash); the define keeps a fresh context consistent too.
 target_compile_definitions(wg_sha1dc PRIVATE SHA1DC_INIT_SAFE_HASH_DEFAULT=0)
+if(WG_SANITIZE)
+  # On x86 sha1dc reads 32-bit words from unaligned input (blob data after
+  # the "blob N\0" header), which UBSan rightly reports and aborts on. Git
+  # builds it this way for its SANITIZE builds too.
+  target_compile_definitions(wg_sha1dc PRIVATE SHA1DC_FORCE_ALIGNED_ACCESS)
+endif()
+if(EMSCRIPTEN)
+  # WebAssembly is little-endian by definition. sha1dc guesses byte order
+  # from compiler and libc macros; do not leave a hash to a guess.
+  target_compile_definitions(wg_sha1dc PRIVATE SHA1DC_FORCE_LITTLEENDIAN)
+endif()
 
 if(EMSCRIPTEN)
   set(WG_ZLIB_DIR "${WG_DEPS_DIR}/zlib")

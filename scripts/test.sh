@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# The test command: everything, from a fresh Debian 12 machine to a verdict.
+#
+#   scripts/test.sh [--no-bootstrap] [--no-wasm] [--no-interop] [-j N]
+#
+#   1. scripts/bootstrap.sh   (packages, third-party sources, reference git)
+#   2. native build with AddressSanitizer + UBSan into build/asan, then ctest
+#   3. WebAssembly build into build/wasm, then ctest (the same unit tests,
+#      run by Node)
+#   4. the interop tests: tests/interop/run.sh with build/asan/webgit against
+#      the reference git in .cache/git-ref
+#
+# It prints one line per stage and finally "N passed, N failed", counting the
+# ctest tests of both configurations and the interop assertions; it exits
+# non-zero if anything failed. A build that fails counts as one failure (the
+# tests are still run, from what could be built). Logs go to build/logs/; the relevant part of a log is
+# shown when its stage fails. Builds are incremental: running it again after
+# a small change rebuilds only what changed.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+bootstrap=1 wasm=1 interop=1
+jobs=$(nproc 2>/dev/null || echo 2)
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--no-bootstrap) bootstrap=0 ;;
+	--no-wasm) wasm=0 ;;
+	--no-interop) interop=0 ;;
+	-j) jobs=$2; shift ;;
+	-j*) jobs=${1#-j} ;;
+	-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "test.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+LOGS="$ROOT/build/logs"
+mkdir -p "$LOGS"
+passed=0 failed=0
+
+# Emscripten's JS tools need Debian's node modules, and ctest must run the
+# WASM tests with a Node flag set that works (see cmake/wasm.cmake).
+export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
+WASM_EMULATOR="$(command -v node || echo /usr/bin/node);--no-experimental-fetch"
+
+# Everything goes to stdout, so that a CI log keeps the order of events.
+# show_log FILE [LINES]: print the end of a log, indented.
+show_log() {
+	echo "---- ${1#"$ROOT"/} (last ${2:-80} lines) ----"
+	tail -n "${2:-80}" "$1" | sed 's/^/  /'
+	echo "----"
+}
+
+# step NAME LOG CMD...: run CMD with its output in LOG; on failure show the
+# log and count one failure. Returns CMD's status.
+step() {
+	local name=$1 log=$2
+	shift 2
+	if "$@" >"$log" 2>&1; then
+		return 0
+	fi
+	echo "$name: FAILED (log: ${log#"$ROOT"/})"
+	show_log "$log"
+	failed=$((failed + 1))
+	return 1
+}
+
+# run_ctest CONFIG BUILD_DIR: run the unit tests of one configuration and
+# add their counts. Sets ctest_total.
+run_ctest() {
+	local config=$1 dir=$2 log="$LOGS/$1-ctest.log" status=0 total fails
+	ctest --test-dir "$dir" --output-on-failure --no-tests=error --timeout 600 \
+		-j "$jobs" >"$log" 2>&1 || status=$?
+	# "100% tests passed, 0 tests failed out of 7"
+	total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -n 1)
+	fails=$(sed -n 's/.* \([0-9]*\) tests failed out of .*/\1/p' "$log" | tail -n 1)
+	if [ -z "$total" ] || [ -z "$fails" ]; then
+		echo "$config: ctest did not run (exit status $status)"
+		show_log "$log"
+		failed=$((failed + 1))
+		ctest_total=0
+		return
+	fi
+	ctest_total=$total
+	passed=$((passed + total - fails))
+	failed=$((failed + fails))
+	if [ "$fails" -gt 0 ] || [ "$status" -ne 0 ]; then
+		echo "$config: $((total - fails)) passed, $fails failed"
+		# The output of the failing tests, then ctest's summary.
+		show_log "$log" 150
+		[ "$fails" -gt 0 ] || failed=$((failed + 1))
+	else
+		echo "$config: $total passed, 0 failed"
+	fi
+}
+
+# --- 1. set-up ------------------------------------------------------------------
+if [ "$bootstrap" = 1 ]; then
+	step bootstrap "$LOGS/bootstrap.log" scripts/bootstrap.sh || {
+		echo "0 passed, $failed failed"
+		exit 1
+	}
+fi
+
+# build DIR: build everything in DIR, going on past failures (make -k,
+# ninja -k 0).
+build() {
+	local keep=-k
+	grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja' "$1/CMakeCache.txt" && keep="-k 0"
+	# shellcheck disable=SC2086 # $keep is one or two words
+	cmake --build "$1" -j "$jobs" -- $keep
+}
+
+# --- 2. native, ASan + UBSan ------------------------------------------------------
+# A build keeps going past a broken target (make -k), so one half-written
+# file does not hide every test result; the failed build still counts as a
+# failure, and the tests it could not rebuild fail or run stale.
+native_tests=-1
+webgit="$ROOT/build/asan/webgit"
+if step "native-asan configure" "$LOGS/asan-configure.log" \
+		cmake -S . -B build/asan -DWG_SANITIZE=ON; then
+	if ! step "native-asan build" "$LOGS/asan-build.log" \
+			build build/asan; then
+		# Never run the interop tests on a stale binary: they skip.
+		webgit="$ROOT/build/asan/webgit-not-built"
+	fi
+	run_ctest native-asan build/asan
+	native_tests=$ctest_total
+else
+	webgit="$ROOT/build/asan/webgit-not-built"
+fi
+
+# --- 3. WebAssembly, under Node ---------------------------------------------------
+if [ "$wasm" = 1 ]; then
+	if step "wasm configure" "$LOGS/wasm-configure.log" \
+			emcmake cmake -S . -B build/wasm \
+			-DCMAKE_CROSSCOMPILING_EMULATOR="$WASM_EMULATOR"; then
+		step "wasm build" "$LOGS/wasm-build.log" \
+			build build/wasm || true
+		run_ctest wasm build/wasm
+		# Both configurations glob the same tests/unit/test_*.c.
+		if [ "$native_tests" -ge 0 ] && [ "$ctest_total" -ne "$native_tests" ]; then
+			echo "wasm: ran $ctest_total unit tests but native ran $native_tests"
+			failed=$((failed + 1))
+		fi
+	fi
+fi
+
+# --- 4. interop against the reference git --------------------------------------
+if [ "$interop" = 1 ]; then
+	log="$LOGS/interop.log"
+	status=0
+	# A fixed sandbox directory (emptied by each run, kept when something
+	# fails) outside the repository, so failed runs do not pile up in /tmp.
+	work="${TMPDIR:-/tmp}/wg-interop-$(id -u)-$(printf '%s' "$ROOT" | md5sum | cut -c1-8)"
+	tests/interop/run.sh --git "$ROOT/.cache/git-ref/bin/git" \
+		--webgit "$webgit" --work "$work" >"$log" 2>&1 || status=$?
+	line=$(tail -n 1 "$log")
+	if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		passed=$((passed + BASH_REMATCH[1]))
+		failed=$((failed + BASH_REMATCH[2]))
+		if [ "$status" -ne 0 ]; then
+			echo "interop: $line"
+			# run.sh's output is already a digest: one line per script,
+			# then each failure with its diagnostics. Show its start.
+			echo "---- ${log#"$ROOT"/} (first 300 lines) ----"
+			sed -n '1,300s/^/  /p' "$log"
+			echo "  ..."
+			tail -n 3 "$log" | sed 's/^/  /'
+			echo "----"
+			[ "${BASH_REMATCH[2]}" -gt 0 ] || failed=$((failed + 1))
+		else
+			echo "interop: $line"
+		fi
+	else
+		echo "interop: run.sh did not finish (exit status $status)"
+		show_log "$log"
+		failed=$((failed + 1))
+	fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

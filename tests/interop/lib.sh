@@ -1,0 +1,224 @@
+# tests/interop/lib.sh — assertions for the interop tests (webgit vs. real git).
+#
+# CONTRACT
+#
+# A test is a bash script tests/interop/tNNNN-name.sh that starts with
+#
+#     #!/usr/bin/env bash
+#     . "$(dirname "$0")/lib.sh"
+#
+# and then makes assertions with the helpers below. tests/interop/run.sh runs
+# every t*.sh with bash, each in a fresh empty temporary directory that is the
+# working directory, and with this environment:
+#
+#     GIT       the reference git (.cache/git-ref/bin/git); its directory is
+#               also first on PATH, so a plain `git` is the reference too
+#     WEBGIT    the webgit binary under test (the ASan build by default); it may
+#               not exist yet: call require_webgit to skip the script then
+#     WG_SRC    the repository root
+#     HOME      a private directory whose .gitconfig sets user.name "A U Thor",
+#               user.email author@example.com, init.defaultBranch main
+#     GIT_CONFIG_NOSYSTEM=1, XDG_CONFIG_HOME=$HOME/.config, TZ=UTC, LC_ALL=C,
+#               TMPDIR (private), GIT_CEILING_DIRECTORIES (the sandboxes'
+#               parent, so no repository above them is ever found)
+#     GIT_AUTHOR_DATE / GIT_COMMITTER_DATE fixed ("1700000000 +0000"), so the
+#               same commands give the same object ids every run
+#     ASAN_OPTIONS / UBSAN_OPTIONS make sanitizer reports fatal (unless set)
+#
+# Running a script directly (bash tests/interop/t0001-x.sh) re-executes it
+# through run.sh, so it always gets that environment.
+#
+# HELPERS (each one is one assertion, counted as passed or failed; a failure
+# never stops the script, so one run reports every broken assertion)
+#
+#   check DESC CMD [ARGS...]        passes if CMD exits 0
+#   check_fail DESC CMD [ARGS...]   passes if CMD exits non-zero, but not
+#                                   by crashing (see below)
+#   check_same DESC "CMD1" "CMD2"   passes if both shell command strings exit
+#                                   0 and print the same stdout (a diff is shown
+#                                   otherwise). The strings are eval'ed, so
+#                                   quote for the shell: "\"\$GIT\" cat-file -p HEAD"
+#                                   or more simply '"$GIT" cat-file -p HEAD'
+#   check_output DESC EXPECTED CMD [ARGS...]
+#                                   passes if CMD exits 0 and its stdout equals
+#                                   EXPECTED (one trailing newline ignored, as
+#                                   with $(...))
+#   skip DESC [REASON]              records a skipped assertion
+#   skip_all REASON                 skips the rest of the script (exits 0)
+#   require_webgit                  skip_all unless $WEBGIT is executable
+#   note TEXT                       prints a comment line into the log
+#
+# CMD runs in a subshell (a shell function is fine; a `cd` or variable set in
+# it does not leak out). Its stdout and stderr go to the files named by
+# $LAST_OUT and $LAST_ERR, which stay readable until the next assertion.
+#
+# A CRASH always fails an assertion, whatever the helper: an exit status of
+# 129 or more (death by a signal: bash reports 128+N), 124 (timeout), 125,
+# 126 or 127 ("cannot execute", "not found"), or a sanitizer report on stderr
+# ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", ...).
+# check_fail therefore demands a clean, deliberate error exit: 1..123, or
+# exactly 128, which is git's own status for die() ("fatal: ...") and so a
+# legitimate status for webgit too. (run.sh makes ASan/UBSan exit with 199/198.)
+#
+# Write plain commands, not `set -e`: the helpers already count failures.
+# Set-up steps that must work can be assertions too (check "make repo" ...).
+# The script's result is its assertion counts; exiting with a non-zero
+# status on its own (or a bash error) counts as one more failure.
+#
+# OUTPUT is TAP-like: "ok N - DESC", "not ok N - DESC" followed by "#" lines
+# with the command, status, stderr tail or diff; "ok N - DESC # SKIP reason".
+# At exit the counts go to $WG_INTEROP_RESULT (a file run.sh reads) as
+# "PASSED FAILED SKIPPED", and the script exits 1 if anything failed.
+
+if [ -z "${WG_INTEROP_RESULT:-}" ]; then
+	# Not started by run.sh: let it set up the sandbox and run us.
+	exec bash "$(dirname "${BASH_SOURCE[0]}")/run.sh" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+fi
+
+wg__passed=0
+wg__failed=0
+wg__skipped=0
+wg__n=0
+wg__scratch=$(mktemp -d "${TMPDIR:-/tmp}/wg-lib.XXXXXX")
+LAST_OUT="$wg__scratch/out"
+LAST_ERR="$wg__scratch/err"
+
+# Sanitizer reports and crash markers that fail any assertion.
+wg__crash_re='ERROR: AddressSanitizer|ERROR: LeakSanitizer|AddressSanitizer:DEADLYSIGNAL|runtime error:|SUMMARY: UndefinedBehaviorSanitizer|ERROR: MemorySanitizer'
+
+wg__ok() {
+	wg__n=$((wg__n + 1)); wg__passed=$((wg__passed + 1))
+	printf 'ok %d - %s\n' "$wg__n" "$1"
+}
+
+wg__not_ok() {
+	wg__n=$((wg__n + 1)); wg__failed=$((wg__failed + 1))
+	printf 'not ok %d - %s\n' "$wg__n" "$1"
+}
+
+# Print diagnostic lines, each prefixed with "#   ".
+wg__diag() { sed 's/^/#   /'; }
+
+# wg__show_run CMDTEXT STATUS ERRFILE: explain a failed command.
+wg__show_run() {
+	printf '#   command: %s\n#   exit status: %s\n' "$1" "$2"
+	if [ -s "$3" ]; then
+		echo '#   stderr (last 20 lines):'
+		tail -n 20 "$3" | wg__diag
+	fi
+}
+
+# wg__crashed STATUS ERRFILE: true if the command crashed.
+wg__crashed() {
+	[ "$1" -ge 124 ] && [ "$1" -ne 128 ] && return 0
+	grep -qE "$wg__crash_re" "$2" 2>/dev/null
+}
+
+# wg__run OUT ERR CMD...: run CMD in a subshell, sets wg__status.
+wg__run() {
+	local out=$1 err=$2
+	shift 2
+	wg__status=0
+	("$@") >"$out" 2>"$err" </dev/null || wg__status=$?
+}
+
+wg__cmdtext() { local IFS=' '; printf '%s' "$*"; }
+
+check() {
+	local desc=$1
+	shift
+	wg__run "$LAST_OUT" "$LAST_ERR" "$@"
+	if [ "$wg__status" -eq 0 ] && ! wg__crashed 0 "$LAST_ERR"; then
+		wg__ok "$desc"
+	else
+		wg__not_ok "$desc"
+		wg__show_run "$(wg__cmdtext "$@")" "$wg__status" "$LAST_ERR"
+	fi
+}
+
+check_fail() {
+	local desc=$1
+	shift
+	wg__run "$LAST_OUT" "$LAST_ERR" "$@"
+	if [ "$wg__status" -eq 0 ]; then
+		wg__not_ok "$desc"
+		wg__show_run "$(wg__cmdtext "$@")" "0 (expected a failure)" "$LAST_ERR"
+	elif wg__crashed "$wg__status" "$LAST_ERR"; then
+		wg__not_ok "$desc"
+		wg__show_run "$(wg__cmdtext "$@")" "$wg__status (a crash, not a clean error)" "$LAST_ERR"
+	else
+		wg__ok "$desc"
+	fi
+}
+
+check_output() {
+	local desc=$1 expected=$2 actual
+	shift 2
+	wg__run "$LAST_OUT" "$LAST_ERR" "$@"
+	actual=$(cat "$LAST_OUT")
+	if [ "$wg__status" -eq 0 ] && ! wg__crashed 0 "$LAST_ERR" && [ "$actual" = "$expected" ]; then
+		wg__ok "$desc"
+	else
+		wg__not_ok "$desc"
+		wg__show_run "$(wg__cmdtext "$@")" "$wg__status" "$LAST_ERR"
+		echo '#   stdout differs (--- expected, +++ actual):'
+		diff -u <(printf '%s\n' "$expected") <(printf '%s\n' "$actual") | sed -n '3,42p' | wg__diag
+	fi
+}
+
+check_same() {
+	local desc=$1 cmd1=$2 cmd2=$3 s1 s2
+	local out2="$wg__scratch/out2" err2="$wg__scratch/err2"
+	wg__run "$out2" "$err2" eval "$cmd1"
+	s1=$wg__status
+	wg__run "$LAST_OUT" "$LAST_ERR" eval "$cmd2"
+	s2=$wg__status
+	if [ "$s1" -eq 0 ] && [ "$s2" -eq 0 ] && ! wg__crashed 0 "$err2" &&
+		! wg__crashed 0 "$LAST_ERR" && cmp -s "$out2" "$LAST_OUT"; then
+		wg__ok "$desc"
+		return
+	fi
+	wg__not_ok "$desc"
+	if [ "$s1" -ne 0 ] || wg__crashed "$s1" "$err2"; then
+		wg__show_run "$cmd1" "$s1" "$err2"
+	fi
+	if [ "$s2" -ne 0 ] || wg__crashed "$s2" "$LAST_ERR"; then
+		wg__show_run "$cmd2" "$s2" "$LAST_ERR"
+	fi
+	if ! cmp -s "$out2" "$LAST_OUT"; then
+		printf '#   stdout differs (--- %s, +++ %s):\n' "$cmd1" "$cmd2"
+		diff -u "$out2" "$LAST_OUT" | sed -n '3,42p' | wg__diag
+	fi
+}
+
+skip() {
+	wg__n=$((wg__n + 1)); wg__skipped=$((wg__skipped + 1))
+	printf 'ok %d - %s # SKIP %s\n' "$wg__n" "$1" "${2:-}"
+}
+
+skip_all() {
+	printf '1..0 # SKIP %s\n' "$1"
+	wg__skip_all=1
+	exit 0
+}
+
+require_webgit() {
+	[ -n "${WEBGIT:-}" ] && [ -x "$WEBGIT" ] || skip_all "webgit binary not built (${WEBGIT:-WEBGIT unset})"
+}
+
+note() { printf '# %s\n' "$*"; }
+
+wg__finish() {
+	local status=$?
+	rm -rf "$wg__scratch"
+	if [ "$status" -ne 0 ]; then
+		# The script itself died or exited non-zero: one more failure.
+		wg__not_ok "script ran to its end (it exited with status $status)"
+	fi
+	printf '%d %d %d %s\n' "$wg__passed" "$wg__failed" "$wg__skipped" \
+		"${wg__skip_all:+skip_all}" >"$WG_INTEROP_RESULT"
+	printf '# %d passed, %d failed, %d skipped\n' "$wg__passed" "$wg__failed" "$wg__skipped"
+	[ "$wg__failed" -eq 0 ] || exit 1
+	exit 0
+}
+trap wg__finish EXIT

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Run the interop tests: every tests/interop/t*.sh (or the scripts given),
+# each with bash in its own fresh sandbox, and count their assertions.
+#
+#   tests/interop/run.sh [-v] [--git PATH] [--webgit PATH] [SCRIPT...]
+#
+#   -v              print every script's full log, not only its failures
+#   --git PATH      reference git  (default: $GIT, else .cache/git-ref/bin/git)
+#   --webgit PATH   webgit binary  (default: $WEBGIT, else build/asan/webgit)
+#   --work DIR      put the sandboxes in DIR (emptied first) instead of a new
+#                   temporary directory; keep it outside any git repository
+#
+# The environment each script gets, and the helpers it uses, are described
+# at the top of tests/interop/lib.sh. Every script runs under a time limit of
+# $WG_INTEROP_TIMEOUT seconds (default 600). Prints one line per script and
+# finally "N passed, N failed" (plus ", N skipped" when some were); exits
+# non-zero if anything failed. Sandboxes and logs are deleted when all pass
+# and kept (their path is printed) when something fails.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+GIT=${GIT:-$ROOT/.cache/git-ref/bin/git}
+WEBGIT=${WEBGIT:-$ROOT/build/asan/webgit}
+verbose=0
+work=
+scripts=()
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-v) verbose=1 ;;
+	--git) GIT=$2; shift ;;
+	--webgit) WEBGIT=$2; shift ;;
+	--work) work=$2; shift ;;
+	-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	*) scripts+=("$(cd "$(dirname "$1")" && pwd)/$(basename "$1")") ;;
+	esac
+	shift
+done
+if [ ${#scripts[@]} -eq 0 ]; then
+	for t in "$ROOT"/tests/interop/t*.sh; do
+		[ -f "$t" ] && scripts+=("$t")
+	done
+fi
+
+# Absolute paths: the scripts run in other directories.
+case "$GIT" in /*) ;; *) GIT=$(command -v "$GIT" || echo "$GIT") ;; esac
+case "$WEBGIT" in /*) ;; *) WEBGIT=$(pwd)/$WEBGIT ;; esac
+if [ ! -x "$GIT" ]; then
+	echo "run.sh: reference git not found at $GIT (run scripts/bootstrap.sh)" >&2
+	exit 2
+fi
+
+if [ -n "$work" ]; then
+	rm -rf "$work"
+	mkdir -p "$work"
+	base=$(cd "$work" && pwd)
+else
+	base=$(mktemp -d "${TMPDIR:-/tmp}/wg-interop.XXXXXX")
+fi
+total_pass=0 total_fail=0 total_skip=0
+failed_scripts=()
+
+# run_one SCRIPT: run one test script in a new sandbox under $base.
+run_one() {
+	local script=$1 name sandbox status=0 result p=0 f=0 s=0 all=""
+	name=$(basename "$script" .sh)
+	sandbox="$base/$name"
+	mkdir -p "$sandbox/work" "$sandbox/home" "$sandbox/tmp"
+	# The test user's global config, written by the reference git itself.
+	local gc="$sandbox/home/.gitconfig"
+	"$GIT" config --file "$gc" user.name "A U Thor"
+	"$GIT" config --file "$gc" user.email "author@example.com"
+	"$GIT" config --file "$gc" init.defaultBranch main
+
+	# A clean environment: nothing from the caller's git set-up leaks in.
+	(cd "$sandbox/work" && env -i \
+		PATH="$(dirname "$GIT"):$PATH" \
+		HOME="$sandbox/home" \
+		XDG_CONFIG_HOME="$sandbox/home/.config" \
+		TMPDIR="$sandbox/tmp" \
+		TERM=dumb TZ=UTC LC_ALL=C LANG=C \
+		GIT="$GIT" WEBGIT="$WEBGIT" WG_SRC="$ROOT" \
+		GIT_CONFIG_NOSYSTEM=1 GIT_CEILING_DIRECTORIES="$base" \
+		GIT_AUTHOR_DATE="1700000000 +0000" \
+		GIT_COMMITTER_DATE="1700000000 +0000" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:exitcode=199}" \
+		UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=198}" \
+		WG_INTEROP_RESULT="$sandbox/result" \
+		timeout -k 10 "${WG_INTEROP_TIMEOUT:-600}" bash "$script") \
+		>"$sandbox/log" 2>&1 || status=$?
+
+	if [ -f "$sandbox/result" ]; then
+		read -r p f s all <"$sandbox/result"
+	fi
+	if [ ! -f "$sandbox/result" ] || { [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; }; then
+		# Died before lib.sh could count (not sourced, syntax error, timeout).
+		local why="exit status $status"
+		[ "$status" -eq 124 ] && why="timed out after ${WG_INTEROP_TIMEOUT:-600} s"
+		f=$((f + 1))
+		echo "not ok - $name did not finish ($why)" >>"$sandbox/log"
+	fi
+	total_pass=$((total_pass + p)); total_fail=$((total_fail + f)); total_skip=$((total_skip + s))
+
+	if [ "$f" -gt 0 ]; then
+		failed_scripts+=("$name")
+		printf 'FAIL %s: %d passed, %d failed\n' "$name" "$p" "$f"
+	elif [ -n "$all" ]; then
+		printf 'SKIP %s: %s\n' "$name" "$(sed -n 's/^1\.\.0 # SKIP //p' "$sandbox/log" | sed -n 1p)"
+	else
+		printf 'ok   %s: %d passed%s\n' "$name" "$p" "$([ "$s" -gt 0 ] && echo ", $s skipped")"
+	fi
+	if [ "$verbose" = 1 ]; then
+		sed 's/^/    /' "$sandbox/log"
+	elif [ "$f" -gt 0 ]; then
+		# Each "not ok" line with its "#" diagnostics; other output (the
+		# script's own) only when it did not finish.
+		awk '/^not ok/ { show = 1; print; next }
+		     /^ok / { show = 0; next }
+		     show || !/^#/ { print }' "$sandbox/log" | sed -n '1,200s/^/    /p'
+	fi
+}
+
+for t in "${scripts[@]}"; do
+	run_one "$t"
+done
+
+summary="$total_pass passed, $total_fail failed"
+[ "$total_skip" -gt 0 ] && summary="$summary, $total_skip skipped"
+if [ "$total_fail" -gt 0 ]; then
+	echo "failed: ${failed_scripts[*]}"
+	echo "interop sandboxes and logs kept in $base"
+	echo "$summary"
+	exit 1
+fi
+rm -rf "$base"
+echo "$summary"

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# t1-objects-read: webgit reads what git wrote.
+#
+# For a SHA-1 and a SHA-256 fixture repository built by the reference git
+# (fixtures.sh), every loose object is read with webgit and git and the
+# outputs compared: cat-file -t, -s, -p, -e and `cat-file TYPE` (raw bytes).
+# Every tree and commit is listed with ls-tree in several modes.  Then refs:
+# rev-parse of HEAD, branches, tags (short and full names), full ids, short
+# unique and ambiguous prefixes, --show-object-format, --git-dir,
+# --is-bare-repository; and cat-file/ls-tree through ref names, with the
+# tag/commit peeling git does.
+
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fixtures.sh"
+require_webgit
+
+# wg/rg: webgit and git on the repository $R.
+wg() { "$WEBGIT" -C "$R" "$@"; }
+rg() { "$GIT" -C "$R" "$@"; }
+
+for fmt in sha1 sha256; do
+	R="$PWD/repo-$fmt"
+	if ! fx_build_repo "$R" "$fmt" >build-$fmt.log 2>&1; then
+		cat build-$fmt.log >&2
+		check "$fmt: build the fixture repository" false
+		continue
+	fi
+	objects=$(fx_loose_objects "$R/.git")
+	nblob=0
+	nobj=$(printf '%s\n' "$objects" | wc -l)
+	check "$fmt: fixture has many loose objects ($nobj)" test "$nobj" -gt 90
+
+	check_same "$fmt: rev-parse --show-object-format" \
+		"wg rev-parse --show-object-format" "rg rev-parse --show-object-format"
+
+	# --- every object -------------------------------------------------------
+	for id in $objects; do
+		type=$(rg cat-file -t "$id")
+		s="$fmt $type ${id:0:12}"
+		check "$s: cat-file -e" wg cat-file -e "$id"
+		check_same "$s: cat-file -t" "wg cat-file -t $id" "rg cat-file -t $id"
+		check_same "$s: cat-file -s" "wg cat-file -s $id" "rg cat-file -s $id"
+		check_same "$s: cat-file -p (bytes)" "wg cat-file -p $id" "rg cat-file -p $id"
+		check_same "$s: cat-file $type (bytes)" "wg cat-file $type $id" "rg cat-file $type $id"
+		case "$type" in
+		tree)
+			for opts in "" "-r -t" "-z" "-r" "-d" "-r -d" "--name-only" "-r -t -z --name-only"; do
+				check_same "$s: ls-tree $opts" "wg ls-tree $opts $id" "rg ls-tree $opts $id"
+			done
+			;;
+		commit)
+			# The commit's tree gets every mode above; here, that it is peeled.
+			for opts in "" "-r -t"; do
+				check_same "$s: ls-tree $opts" "wg ls-tree $opts $id" "rg ls-tree $opts $id"
+			done
+			;;
+		blob)
+			nblob=$((${nblob:-0} + 1))
+			if [ "$nblob" -le 3 ]; then
+				check_fail "$s: cat-file tree on a blob fails" wg cat-file tree "$id"
+				check_fail "$s: ls-tree on a blob fails" wg ls-tree "$id"
+			fi
+			;;
+		esac
+	done
+
+	# --- refs ---------------------------------------------------------------
+	for ref in HEAD main refs/heads/main feature refs/heads/feature oct1 oct2 oct3 side orphan \
+		v1.0 refs/tags/v1.0 v1.0-outer light refs/tags/light light-tree tree-tag blob-tag \
+		signed-v2 side-signed; do
+		check_same "$fmt: rev-parse $ref" "wg rev-parse $ref" "rg rev-parse $ref"
+		check_same "$fmt: rev-parse --verify $ref" "wg rev-parse --verify $ref" "rg rev-parse --verify $ref"
+		check_same "$fmt: cat-file -t $ref" "wg cat-file -t $ref" "rg cat-file -t $ref"
+		check_same "$fmt: cat-file -p $ref" "wg cat-file -p $ref" "rg cat-file -p $ref"
+	done
+	check_same "$fmt: rev-parse several args" \
+		"wg rev-parse HEAD refs/heads/feature refs/tags/v1.0" "rg rev-parse HEAD refs/heads/feature refs/tags/v1.0"
+	for id in $(printf '%s\n' "$objects" | sed -n '1p;17p;33p;$p'); do
+		check_same "$fmt: rev-parse full id ${id:0:12}" "wg rev-parse $id" "rg rev-parse $id"
+		check_same "$fmt: rev-parse --verify full id ${id:0:12}" "wg rev-parse --verify $id" "rg rev-parse --verify $id"
+	done
+	check_same "$fmt: rev-parse --is-bare-repository" \
+		"wg rev-parse --is-bare-repository" "rg rev-parse --is-bare-repository"
+	check_same "$fmt: rev-parse --git-dir" "wg rev-parse --git-dir" "rg rev-parse --git-dir"
+	check_same "$fmt: rev-parse --git-dir from a subdirectory" \
+		"(cd '$R/src/lib' && \"\$WEBGIT\" rev-parse --git-dir)" "(cd '$R/src/lib' && \"\$GIT\" rev-parse --git-dir)"
+	check_fail "$fmt: rev-parse --verify of a missing ref" wg rev-parse --verify refs/heads/no-such-branch
+	check_fail "$fmt: cat-file -e of a missing object" wg cat-file -e "$(printf '%0*d' "$(fx_hexlen $fmt)" 0 | tr 0 e)"
+	check_fail "$fmt: cat-file -t of a missing ref" wg cat-file -t no-such-ref
+
+	# --- ls-tree and cat-file through refs, with peeling ----------------------
+	for ref in HEAD main v1.0 v1.0-outer tree-tag light-tree signed-v2; do
+		check_same "$fmt: ls-tree $ref" "wg ls-tree $ref" "rg ls-tree $ref"
+		check_same "$fmt: ls-tree -r -t $ref" "wg ls-tree -r -t $ref" "rg ls-tree -r -t $ref"
+	done
+	check_fail "$fmt: ls-tree of a tag of a blob fails" wg ls-tree blob-tag
+	check_same "$fmt: cat-file commit peels an annotated tag" "wg cat-file commit v1.0" "rg cat-file commit v1.0"
+	check_same "$fmt: cat-file commit peels a tag of a tag" "wg cat-file commit v1.0-outer" "rg cat-file commit v1.0-outer"
+	check_same "$fmt: cat-file tree peels a commit" "wg cat-file tree HEAD" "rg cat-file tree HEAD"
+	check_same "$fmt: cat-file blob peels a tag of a blob" "wg cat-file blob blob-tag" "rg cat-file blob blob-tag"
+	check_fail "$fmt: cat-file blob of a commit fails" wg cat-file blob HEAD
+	check_fail "$fmt: cat-file commit of a tree fails" wg cat-file commit light-tree
+
+	# --- short prefixes -----------------------------------------------------
+	for id in $(printf '%s\n' "$objects" | sed -n '2p;20p;40p;60p'); do
+		short=$(rg rev-parse --short=12 "$id")
+		check_same "$fmt: cat-file -t of a 12-digit prefix" "wg cat-file -t $short" "rg cat-file -t $short"
+		check_same "$fmt: cat-file -p of a 12-digit prefix" "wg cat-file -p $short" "rg cat-file -p $short"
+		short=$(rg rev-parse --short "$id")
+		check_same "$fmt: rev-parse of the shortest unique prefix ($short)" \
+			"wg rev-parse $short" "rg rev-parse $short"
+	done
+	# Two blobs whose ids share their first 4 hex digits: that prefix is
+	# ambiguous and must be refused, a longer one resolves.
+	pair=$(fx_prefix_collision "$fmt" 4)
+	if [ -n "$pair" ]; then
+		set -- $pair
+		printf 'collide %s\n' "$1" | rg hash-object -w --stdin >/dev/null
+		printf 'collide %s\n' "$2" | rg hash-object -w --stdin >/dev/null
+		a=$(printf 'collide %s\n' "$1" | rg hash-object --stdin)
+		b=$(printf 'collide %s\n' "$2" | rg hash-object --stdin)
+		check "$fmt: the two colliding blobs share a 4-digit prefix" test "${a:0:4}" = "${b:0:4}"
+		check_fail "$fmt: cat-file -t of an ambiguous prefix fails" wg cat-file -t "${a:0:4}"
+		check "$fmt: the ambiguous-prefix error says 'ambiguous'" \
+			fx_error_like 'ambiguous' wg cat-file -t "${a:0:4}"
+		long=$(rg rev-parse --short "$a")
+		check_same "$fmt: cat-file -p of a unique prefix next to an ambiguous one" \
+			"wg cat-file -p $long" "rg cat-file -p $long"
+	else
+		check "$fmt: found two blobs whose ids share a 4-digit prefix" false
+	fi
+done
+
