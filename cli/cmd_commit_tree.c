@@ -6,39 +6,16 @@
 
 #include "cli.h"
 #include "object/commit.h"
+#include "object/ident.h"
 #include "repo/revparse.h"
-#include "util/date.h"
 #include "util/error.h"
 #include "util/fs.h"
-
-/* Git drops these from the ends of names and emails ("crud"). */
-static bool is_crud(unsigned char c)
-{
-	return c <= 32 || c == '.' || c == ',' || c == ':' || c == ';' || c == '<' ||
-	       c == '>' || c == '"' || c == '\\' || c == '\'';
-}
-
-static int add_without_crud(struct wg_buf *out, const char *s)
-{
-	size_t len = strlen(s), i;
-	int err = 0;
-	while (len && is_crud((unsigned char)*s))
-		s++, len--;
-	while (len && is_crud((unsigned char)s[len - 1]))
-		len--;
-	for (i = 0; i < len && !err; i++)
-		if (s[i] != '\n' && s[i] != '<' && s[i] != '>')
-			err = wg_buf_addch(out, s[i]);
-	return err;
-}
 
 /* Build "Name <email> <time> <tz>" for "AUTHOR" or "COMMITTER". */
 static int make_ident(struct wg_buf *out, struct wg_repo *repo, const char *who)
 {
-	char var[32], tz[6];
+	char var[32];
 	const char *name, *email, *date;
-	int64_t ts;
-	int tzmin;
 	snprintf(var, sizeof(var), "GIT_%s_NAME", who);
 	name = getenv(var);
 	snprintf(var, sizeof(var), "GIT_%s_EMAIL", who);
@@ -54,16 +31,7 @@ static int make_ident(struct wg_buf *out, struct wg_repo *repo, const char *who)
 		return cli_fatal("%s identity unknown: set user.name and user.email in the "
 				 "config, or GIT_%s_NAME and GIT_%s_EMAIL",
 				 who[0] == 'A' ? "Author" : "Committer", who, who);
-	if (date && *date) {
-		if (wg_date_parse(date, &ts, &tzmin))
-			return cli_fatal("invalid date format: %s", date);
-	} else {
-		wg_date_now(&ts, &tzmin);
-	}
-	wg_date_format_tz(tz, tzmin);
-	if (add_without_crud(out, name) || wg_buf_adds(out, " <") ||
-	    add_without_crud(out, email) ||
-	    wg_buf_printf(out, "> %lld %s", (long long)ts, tz))
+	if (wg_ident_format(out, name, email, date))
 		return cli_fatal_core();
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "refs/refname.h"
 #include "object/commit.h"
 #include "object/ident.h"
 #include "object/tag.h"
@@ -68,24 +69,6 @@ static void load(struct ctx *c, struct item *it)
 		if (wg_tag_parse(&it->tag, wg_repo_algo(c->repo), it->raw.data, it->raw.len))
 			wg_error_clear();
 	}
-}
-
-static const char *shorten(const char *name)
-{
-	static const char *const prefixes[] = { "refs/heads/", "refs/tags/", "refs/remotes/",
-						"refs/", NULL };
-	size_t n = strlen(name);
-	int i;
-	/* git tries "refs/remotes/%s/HEAD" first: origin/HEAD shows as "origin". */
-	if (!strncmp(name, "refs/remotes/", 13) && n > 18 && !strcmp(name + n - 5, "/HEAD")) {
-		static char buf[1024];
-		snprintf(buf, sizeof(buf), "%.*s", (int)(n - 18), name + 13);
-		return buf;
-	}
-	for (i = 0; prefixes[i]; i++)
-		if (!strncmp(name, prefixes[i], strlen(prefixes[i])) && name[strlen(prefixes[i])])
-			return name + strlen(prefixes[i]);
-	return name;
 }
 
 /* The first line(s) of a message up to a blank line, joined with spaces
@@ -222,7 +205,7 @@ static int atom(struct ctx *c, struct item *it, const char *a, size_t len, struc
 	if (!strcmp(name, "refname")) {
 		wg_buf_adds(out, it->name);
 	} else if (!strcmp(name, "refname:short")) {
-		wg_buf_adds(out, shorten(it->name));
+		wg_refname_shorten(out, it->name);
 	} else if (!strcmp(name, "objectname")) {
 		if (it->resolved)
 			wg_buf_adds(out, wg_oid_hex(&it->oid));
@@ -272,7 +255,7 @@ static int atom(struct ctx *c, struct item *it, const char *a, size_t len, struc
 			wg_buf_adds(out, it->symref);
 	} else if (!strcmp(name, "symref:short")) {
 		if (it->symref)
-			wg_buf_adds(out, shorten(it->symref));
+			wg_refname_shorten(out, it->symref);
 	} else if (!strcmp(name, "HEAD")) {
 		wg_buf_adds(out, c->head_ref && !strcmp(c->head_ref, it->name) ? "*" : " ");
 	} else if (!strncmp(name, "upstream", 8) || !strncmp(name, "push", 4)) {

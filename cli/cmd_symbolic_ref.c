@@ -4,28 +4,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "refs/refname.h"
 #include "util/alloc.h"
 #include "util/error.h"
-
-/* refs/heads/x -> x, and so on (git's shorten_unambiguous_ref, without
- * the ambiguity check that matters only for odd names). */
-static const char *shorten(const char *name)
-{
-	static const char *const prefixes[] = { "refs/heads/", "refs/tags/", "refs/remotes/",
-						"refs/", NULL };
-	size_t n = strlen(name);
-	int i;
-	/* git tries "refs/remotes/%s/HEAD" first: origin/HEAD shows as "origin". */
-	if (!strncmp(name, "refs/remotes/", 13) && n > 18 && !strcmp(name + n - 5, "/HEAD")) {
-		static char buf[1024];
-		snprintf(buf, sizeof(buf), "%.*s", (int)(n - 18), name + 13);
-		return buf;
-	}
-	for (i = 0; prefixes[i]; i++)
-		if (!strncmp(name, prefixes[i], strlen(prefixes[i])) && name[strlen(prefixes[i])])
-			return name + strlen(prefixes[i]);
-	return name;
-}
 
 int cmd_symbolic_ref(int argc, char **argv)
 {
@@ -106,7 +87,12 @@ int cmd_symbolic_ref(int argc, char **argv)
 						   err && err != WG_ENOTFOUND ? wg_error_message() :
 						   args[0]);
 		} else {
-			printf("%s\n", short_ ? shorten(cur) : cur);
+			struct wg_buf shown = WG_BUF_INIT;
+			if (short_ ? wg_refname_shorten(&shown, cur) : wg_buf_adds(&shown, cur))
+				rc = cli_fatal_core();
+			else
+				printf("%s\n", wg_buf_cstr(&shown));
+			wg_buf_release(&shown);
 		}
 		wg_free(cur);
 		wg_error_clear();

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "util/date.h"
 #include "util/error.h"
 
 /* Git's own isspace(): locale independent, no \v or \f. */
@@ -176,4 +177,43 @@ const char *wg_ident_problem_message(enum wg_ident_problem problem)
 		return "invalid author/committer line - bad time zone";
 	}
 	return "invalid author/committer line";
+}
+
+/* Git drops these from the ends of names and emails ("crud"). */
+static bool is_crud(unsigned char c)
+{
+	return c <= 32 || c == '.' || c == ',' || c == ':' || c == ';' || c == '<' ||
+	       c == '>' || c == '"' || c == '\\' || c == '\'';
+}
+
+static int add_without_crud(struct wg_buf *out, const char *s)
+{
+	size_t len = strlen(s), i;
+	int err = 0;
+	while (len && is_crud((unsigned char)*s))
+		s++, len--;
+	while (len && is_crud((unsigned char)s[len - 1]))
+		len--;
+	for (i = 0; i < len && !err; i++)
+		if (s[i] != '\n' && s[i] != '<' && s[i] != '>')
+			err = wg_buf_addch(out, s[i]);
+	return err;
+}
+
+int wg_ident_format(struct wg_buf *out, const char *name, const char *email, const char *date)
+{
+	char tz[6];
+	int64_t when;
+	int tzmin, err;
+	if (date && *date) {
+		if ((err = wg_date_parse(date, &when, &tzmin)))
+			return err;
+	} else {
+		wg_date_now(&when, &tzmin);
+	}
+	wg_date_format_tz(tz, tzmin);
+	if ((err = add_without_crud(out, name)) || (err = wg_buf_adds(out, " <")) ||
+	    (err = add_without_crud(out, email)))
+		return err;
+	return wg_buf_printf(out, "> %lld %s", (long long)when, tz);
 }

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/buf.h"
+
 /* Pieces point into the parsed value; nothing is allocated. */
 struct wg_ident {
 	const char *name;      /* leading blanks kept, trailing blanks dropped */
@@ -60,5 +62,11 @@ enum wg_ident_problem wg_ident_check(const char *value, size_t len);
 /* A short description of a problem, as git fsck words it
  * ("invalid author/committer line - bad date"). */
 const char *wg_ident_problem_message(enum wg_ident_problem problem);
+
+/* Append "Name <email> <time> <zone>" as git writes an ident: crud (blanks
+ * and .,:;<>"\' ) is dropped from both ends of the name and the email, and
+ * '<', '>' and newlines from inside them. `date` is any form
+ * wg_date_parse() reads, or NULL/"" for now. WG_EINVALID for a bad date. */
+int wg_ident_format(struct wg_buf *out, const char *name, const char *email, const char *date);
 
 #endif

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "object/ident.h"
 #include "refs/refname.h"
 #include "util/alloc.h"
-#include "util/date.h"
 #include "util/error.h"
 
 struct wg_refdb {
@@ -526,27 +526,18 @@ int wg_ref_transaction_set_committer(struct wg_ref_transaction *tx, const char *
 static int make_committer(struct wg_ref_transaction *tx)
 {
 	const struct wg_refdb_options *o = &tx->refdb->opts;
-	int64_t when;
-	int tz;
-	char tzs[6];
-	size_t n;
+	struct wg_buf ident = WG_BUF_INIT;
 	int err;
 	if (tx->committer)
 		return 0;
-	if (o->committer_date) {
-		if ((err = wg_date_parse(o->committer_date, &when, &tz)))
-			return wg_error_prefix("invalid committer date");
-	} else {
-		wg_date_now(&when, &tz);
+	err = wg_ident_format(&ident, o->committer_name ? o->committer_name : "unknown",
+			      o->committer_email ? o->committer_email : "", o->committer_date);
+	if (err) {
+		wg_buf_release(&ident);
+		return err == WG_EINVALID ? wg_error_prefix("invalid committer date") : err;
 	}
-	wg_date_format_tz(tzs, tz);
-	n = strlen(o->committer_name ? o->committer_name : "unknown") +
-	    strlen(o->committer_email ? o->committer_email : "") + 64;
-	if (!(tx->committer = wg_malloc(n)))
+	if (!(tx->committer = (char *)wg_buf_detach(&ident, NULL)))
 		return wg_error_set(WG_ENOMEM, "out of memory");
-	snprintf(tx->committer, n, "%s <%s> %lld %s",
-		 o->committer_name ? o->committer_name : "unknown",
-		 o->committer_email ? o->committer_email : "", (long long)when, tzs);
 	return 0;
 }
 

@@ -75,3 +75,21 @@ bool wg_refname_is_valid(const char *name, unsigned flags)
 	}
 	return true;
 }
+
+int wg_refname_shorten(struct wg_buf *out, const char *name)
+{
+	static const char *const prefixes[] = { "refs/heads/", "refs/tags/", "refs/remotes/",
+						"refs/", NULL };
+	static const char remotes[] = "refs/remotes/", head[] = "/HEAD";
+	size_t n = strlen(name), rlen = sizeof(remotes) - 1, hlen = sizeof(head) - 1;
+	int i;
+	/* git tries "refs/remotes/%s/HEAD" first: origin/HEAD shows as "origin". */
+	if (n > rlen + hlen && !strncmp(name, remotes, rlen) && !strcmp(name + n - hlen, head))
+		return wg_buf_add(out, name + rlen, n - rlen - hlen);
+	for (i = 0; prefixes[i]; i++) {
+		size_t plen = strlen(prefixes[i]);
+		if (!strncmp(name, prefixes[i], plen) && name[plen])
+			return wg_buf_adds(out, name + plen);
+	}
+	return wg_buf_adds(out, name);
+}

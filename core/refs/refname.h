@@ -4,6 +4,8 @@
 
 #include <stdbool.h>
 
+#include "util/buf.h"
+
 enum wg_refname_flags {
 	WG_REFNAME_ALLOW_ONELEVEL = 1,  /* "HEAD", "main" (--allow-onelevel) */
 	WG_REFNAME_REFSPEC_PATTERN = 2, /* one '*' allowed (--refspec-pattern) */
@@ -12,5 +14,11 @@ enum wg_refname_flags {
 /* 0 if valid, WG_EINVALID with a message naming the broken rule. */
 int wg_refname_check(const char *name, unsigned flags);
 bool wg_refname_is_valid(const char *name, unsigned flags);
+
+/* Append the short form of a full ref name, as git shows it for
+ * refname:short and `symbolic-ref --short`: "refs/heads/x" -> "x",
+ * "refs/remotes/origin/HEAD" -> "origin" (git's shorten_unambiguous_ref,
+ * without the ambiguity check that matters only for odd names). */
+int wg_refname_shorten(struct wg_buf *out, const char *name);
 
 #endif
