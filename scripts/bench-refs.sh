@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # bench-refs.sh: ref storage figures, webgit beside git 2.53 (not a test).
 #
-#   scripts/bench-refs.sh [N] [RUNS]     N refs (default 1000000), RUNS per timing (default 7)
+#   scripts/bench-refs.sh [N] [RUNS] [FORMAT...]
+#       N refs (default 1000000), RUNS per timing (default 7), ref formats
+#       (default: reftable files)
 #
-# For each tool, in a fresh repository (files backend, SHA-1): create N refs
+# For each ref format and tool, in a fresh SHA-1 repository: create N refs
 # (refs/b/XXXX/rYYY, 1000 per directory) in ONE `update-ref --stdin`
-# transaction, `pack-refs --all` them, then time (median of RUNS):
+# transaction, `pack-refs --all` them (packed-refs, or one compacted table),
+# then time (median of RUNS):
 #   update-one  `update-ref refs/b/0000/r0007 <other> <old>` among N packed refs
 #   read-one    `show-ref --verify refs/b/<middle>`
 #   revparse    `rev-parse refs/b/<middle>`
@@ -15,6 +18,9 @@
 set -euo pipefail
 N=${1:-1000000}
 RUNS=${2:-7}
+shift 2 2>/dev/null || shift $#
+FORMATS=("$@")
+[ ${#FORMATS[@]} -gt 0 ] || FORMATS=(reftable files)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GIT=${GIT:-$ROOT/.cache/git-ref/bin/git}
 if [ -z "${WEBGIT:-}" ]; then
@@ -42,11 +48,12 @@ time_runs() {
 dirs=$(( (N + 999) / 1000 ))
 mid=$(printf '%04d' $((dirs / 2)))
 printf '# %d refs, median of %d runs, milliseconds\n' "$N" "$RUNS"
-printf '%-8s %12s %10s %10s %10s %10s %10s\n' tool create-all pack update-one read-one revparse list-1000
+printf '%-9s %-8s %12s %10s %10s %10s %10s %10s\n' format tool create-all pack update-one read-one revparse list-1000
+for fmt in "${FORMATS[@]}"; do
 for tool in git webgit; do
 	X=$GIT; [ $tool = webgit ] && X=$WEBGIT
-	R=$WORK/$tool
-	"$GIT" init -q --object-format=sha1 "$R"
+	R=$WORK/$fmt-$tool
+	"$GIT" init -q --object-format=sha1 --ref-format="$fmt" "$R"
 	"$GIT" -C "$R" commit -q --allow-empty -m one
 	"$GIT" -C "$R" commit -q --allow-empty -m two
 	A=$("$GIT" -C "$R" rev-parse HEAD~1); B=$("$GIT" -C "$R" rev-parse HEAD)
@@ -61,5 +68,7 @@ for tool in git webgit; do
 	list=$(time_runs "$X" for-each-ref refs/b/$mid/)
 	test "$("$X" for-each-ref refs/b/$mid/ | wc -l)" = 1000 || echo "warning: $tool listed a wrong count" >&2
 	cd - >/dev/null
-	printf '%-8s %12s %10s %10s %10s %10s %10s\n' $tool "$create" "$pack" "$upd" "$read1" "$rp" "$list"
+	printf '%-9s %-8s %12s %10s %10s %10s %10s %10s\n' $fmt $tool "$create" "$pack" "$upd" "$read1" "$rp" "$list"
+	rm -rf "$R"
+done
 done

@@ -2,6 +2,7 @@
  * resolution, transaction queueing and splitting, reflog line parsing. */
 #include "refs/refdb.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -541,6 +542,103 @@ static int make_committer(struct wg_ref_transaction *tx)
 	return 0;
 }
 
+const char *wg_ref_update_original_name(const struct wg_ref_transaction *tx,
+					const struct wg_ref_update *u)
+{
+	size_t i;
+	bool again = true;
+	/* Walk back from a split-off update to the one the caller queued. */
+	while (again) {
+		again = false;
+		for (i = 0; i < tx->nr; i++) {
+			const struct wg_ref_update *v = tx->updates[i];
+			if (v->parent == u && (v->flags & WG_REF_LOG_ONLY) &&
+			    !(v->flags & WG_REF_LOG_VIA_SPLIT)) {
+				u = v;
+				again = true;
+				break;
+			}
+		}
+	}
+	return u->name;
+}
+
+int wg_ref_update_error(const struct wg_ref_transaction *tx, const struct wg_ref_update *u,
+			int code, const char *fmt, ...)
+{
+	char reason[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	return wg_error_set(code, "cannot lock ref '%s': %s",
+			    wg_ref_update_original_name(tx, u), reason);
+}
+
+int wg_ref_update_check(const struct wg_ref_transaction *tx, const struct wg_ref_update *u,
+			const struct wg_ref *cur, bool exists)
+{
+	char a[WG_MAX_HEXSZ + 1], b[WG_MAX_HEXSZ + 1];
+
+	if (u->flags & WG_REF_LOG_ONLY)
+		return 0;
+	if ((u->flags & WG_REF_HAVE_OLD) && !wg_oid_is_null(&u->old_oid) && !exists)
+		return wg_ref_update_error(tx, u, WG_ENOTFOUND, "unable to resolve reference '%s'",
+					   u->name);
+	if (u->old_target) {
+		if (!cur->symbolic)
+			return wg_ref_update_error(tx, u, WG_EEXISTS, exists ?
+						   "expected symref with target '%s': but is a "
+						   "regular ref" : "expected symref with target "
+						   "'%s': but is missing", u->old_target);
+		if (strcmp(cur->target, u->old_target))
+			return wg_ref_update_error(tx, u, WG_EEXISTS, "is at %s but expected %s",
+						   cur->target, u->old_target);
+		return 0;
+	}
+	if ((u->flags & WG_REF_HAVE_OLD) && !wg_oid_equal(&u->current, &u->old_oid)) {
+		if (wg_oid_is_null(&u->old_oid))
+			return wg_ref_update_error(tx, u, WG_EEXISTS, "reference already exists");
+		if (wg_oid_is_null(&u->current))
+			return wg_ref_update_error(tx, u, WG_ENOTFOUND, "reference is missing but "
+						   "expected %s", wg_oid_to_hex(&u->old_oid, a));
+		return wg_ref_update_error(tx, u, WG_EEXISTS, "is at %s but expected %s",
+					   wg_oid_to_hex(&u->current, a),
+					   wg_oid_to_hex(&u->old_oid, b));
+	}
+	if ((u->flags & WG_REF_HAVE_OLD) && cur->symbolic && (u->flags & WG_REF_NO_DEREF) &&
+	    wg_oid_is_null(&u->old_oid))
+		return wg_ref_update_error(tx, u, WG_EEXISTS, "dangling symref already exists");
+	return 0;
+}
+
+struct wg_ref_update *wg_ref_transaction_find(const struct wg_ref_transaction *tx,
+					      const char *name, size_t len)
+{
+	size_t lo = 0, hi = tx->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *n = tx->updates[mid]->name;
+		int c = strncmp(n, name, len);
+		if (!c && n[len])
+			c = 1;
+		if (!c)
+			return tx->updates[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+bool wg_ref_transaction_deletes(const struct wg_ref_transaction *tx, const char *name,
+				size_t len)
+{
+	const struct wg_ref_update *u = wg_ref_transaction_find(tx, name, len);
+	return u && (u->flags & WG_REF_DELETING) && !(u->flags & WG_REF_LOG_ONLY);
+}
+
 static int cmp_update(const void *a, const void *b)
 {
 	const struct wg_ref_update *x = *(const struct wg_ref_update *const *)a;
@@ -684,6 +782,21 @@ int wg_ref_transaction_prepare(struct wg_ref_transaction *tx)
 			return wg_error_set(WG_EINVALID, "multiple updates for ref '%s' not allowed",
 					    tx->updates[i]->name);
 		}
+	/* Two updates where one name is a directory of the other. */
+	for (i = 0; i < tx->nr; i++) {
+		const char *name = tx->updates[i]->name, *p;
+		if (tx->updates[i]->flags & WG_REF_LOG_ONLY)
+			continue;
+		for (p = strchr(name, '/'); p; p = strchr(p + 1, '/')) {
+			struct wg_ref_update *o = wg_ref_transaction_find(tx, name,
+									  (size_t)(p - name));
+			if (o && !(o->flags & WG_REF_LOG_ONLY)) {
+				tx->state = TX_CLOSED;
+				return wg_error_set(WG_EEXISTS, "cannot process '%s' and '%s' at "
+						    "the same time", o->name, name);
+			}
+		}
+	}
 	if ((err = b->prepare(b, tx))) {
 		/* The backend released whatever it had locked. */
 		tx->state = TX_CLOSED;

@@ -303,4 +303,27 @@ int wg_reflog_parse_line(struct wg_reflog_entry *out, const struct wg_hash_algo 
 			 const char *line, size_t len);
 void wg_reflog_entry_release(struct wg_reflog_entry *e);
 
+/* For a backend's prepare: the name the caller used for `u` (walking back
+ * from split-off updates), an error "cannot lock ref '<name>': <reason>"
+ * with git's wording, and the check of u's expectations (old value, old
+ * symref target, must-not-exist) against the ref as read under the lock:
+ * `cur` is its raw value (symbolic or not), `exists` whether it exists,
+ * and u->current its resolved value (null if none). */
+const char *wg_ref_update_original_name(const struct wg_ref_transaction *tx,
+					const struct wg_ref_update *u);
+int wg_ref_update_error(const struct wg_ref_transaction *tx, const struct wg_ref_update *u,
+			int code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+int wg_ref_update_check(const struct wg_ref_transaction *tx, const struct wg_ref_update *u,
+			const struct wg_ref *cur, bool exists);
+/* In a prepared transaction (updates sorted): the update of the first
+ * `len` bytes of `name`, and whether it deletes that ref. */
+struct wg_ref_update *wg_ref_transaction_find(const struct wg_ref_transaction *tx,
+					      const char *name, size_t len);
+bool wg_ref_transaction_deletes(const struct wg_ref_transaction *tx, const char *name,
+				size_t len);
+
 #endif

@@ -734,52 +734,6 @@ struct files_tx {
 	struct ref_lock *locks;     /* parallel to tx->updates */
 };
 
-static const char *original_name(struct wg_ref_transaction *tx, struct wg_ref_update *u)
-{
-	size_t i;
-	bool again = true;
-	/* Walk back from a split-off update to the one the caller queued. */
-	while (again) {
-		again = false;
-		for (i = 0; i < tx->nr; i++) {
-			struct wg_ref_update *v = tx->updates[i];
-			if (v->parent == u && (v->flags & WG_REF_LOG_ONLY) &&
-			    !(v->flags & WG_REF_LOG_VIA_SPLIT)) {
-				u = v;
-				again = true;
-				break;
-			}
-		}
-	}
-	return u->name;
-}
-
-static struct wg_ref_update *tx_find(struct wg_ref_transaction *tx, const char *name,
-				     size_t len)
-{
-	size_t lo = 0, hi = tx->nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *n = tx->updates[mid]->name;
-		int c = strncmp(n, name, len);
-		if (!c && n[len])
-			c = 1;
-		if (!c)
-			return tx->updates[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-static bool being_deleted(struct wg_ref_transaction *tx, const char *name, size_t len)
-{
-	struct wg_ref_update *u = tx_find(tx, name, len);
-	return u && (u->flags & WG_REF_DELETING) && !(u->flags & WG_REF_LOG_ONLY);
-}
-
 static void release_locks(struct files_backend *fb, struct wg_ref_transaction *tx)
 {
 	struct files_tx *ft = tx->backend_data;
@@ -798,14 +752,6 @@ static void release_locks(struct files_backend *fb, struct wg_ref_transaction *t
 	tx->backend_data = NULL;
 }
 
-static int lock_error(struct wg_ref_transaction *tx, struct wg_ref_update *u, int code,
-		      const char *fmt, const char *a, const char *b)
-{
-	char reason[1024];
-	snprintf(reason, sizeof(reason), fmt, a, b);
-	return wg_error_set(code, "cannot lock ref '%s': %s", original_name(tx, u), reason);
-}
-
 /* Is there a ref (loose or packed, not being deleted) named `name` + "/..."?
  * Its name goes to *child. */
 static int find_child_ref(struct files_backend *fb, struct wg_ref_transaction *tx,
@@ -821,14 +767,14 @@ static int find_child_ref(struct files_backend *fb, struct wg_ref_transaction *t
 	    (err = list_loose(fb, (const char *)pre.data, &loose)))
 		goto done;
 	for (i = 0; i < loose.nr && !*child; i++)
-		if (!being_deleted(tx, loose.v[i], strlen(loose.v[i])) &&
+		if (!wg_ref_transaction_deletes(tx, loose.v[i], strlen(loose.v[i])) &&
 		    !(*child = wg_strdup(loose.v[i])))
 			err = wg_error_set(WG_ENOMEM, "out of memory");
 	name_list_release(&loose);
 	off = wg_packed_seek(packed, (const char *)pre.data, pre.len);
 	while (!err && !*child && !wg_packed_next(&rec, packed, &off) &&
 	       rec.namelen > pre.len && !memcmp(rec.name, pre.data, pre.len))
-		if (!being_deleted(tx, rec.name, rec.namelen) &&
+		if (!wg_ref_transaction_deletes(tx, rec.name, rec.namelen) &&
 		    !(*child = wg_strndup(rec.name, rec.namelen)))
 			err = wg_error_set(WG_ENOMEM, "out of memory");
 	wg_error_clear();
@@ -889,9 +835,9 @@ static int lock_one(struct files_backend *fb, struct wg_ref_transaction *tx, siz
 				break;
 			wg_buf_setlen(&path, path.len - strlen(p));
 			if (!stat((const char *)path.data, &st) && S_ISREG(st.st_mode) &&
-			    !being_deleted(tx, u->name, (size_t)(p - u->name))) {
+			    !wg_ref_transaction_deletes(tx, u->name, (size_t)(p - u->name))) {
 				char *conflict = wg_strndup(u->name, (size_t)(p - u->name));
-				err = lock_error(tx, u, WG_EEXISTS, "'%s' exists; cannot create '%s'",
+				err = wg_ref_update_error(tx, u, WG_EEXISTS, "'%s' exists; cannot create '%s'",
 						 conflict ? conflict : "?", u->name);
 				wg_free(conflict);
 				goto done;
@@ -904,11 +850,11 @@ static int lock_one(struct files_backend *fb, struct wg_ref_transaction *tx, siz
 	if (fd < 0) {
 		if (errno == EEXIST)
 			err = wg_error_set(WG_ELOCKED, "cannot lock ref '%s': Unable to create "
-					   "'%s': File exists.\n\n%s", original_name(tx, u),
+					   "'%s': File exists.\n\n%s", wg_ref_update_original_name(tx, u),
 					   lk->lock_path, lock_advice);
 		else
 			err = wg_error_set(WG_EIO, "cannot lock ref '%s': Unable to create '%s': %s",
-					   original_name(tx, u), lk->lock_path, strerror(errno));
+					   wg_ref_update_original_name(tx, u), lk->lock_path, strerror(errno));
 		goto done;
 	}
 	lk->locked = true;
@@ -956,39 +902,8 @@ static int lock_one(struct files_backend *fb, struct wg_ref_transaction *tx, siz
 	if (u->flags & WG_REF_LOG_ONLY)
 		goto close;
 
-	if ((u->flags & WG_REF_HAVE_OLD) && !wg_oid_is_null(&u->old_oid) && !exists) {
-		err = lock_error(tx, u, WG_ENOTFOUND, "unable to resolve reference '%s'%s",
-				 u->name, "");
+	if ((err = wg_ref_update_check(tx, u, &cur, exists)))
 		goto done;
-	}
-	if (u->old_target) {
-		if (!cur.symbolic) {
-			err = lock_error(tx, u, WG_EEXISTS, exists ? "expected symref with target "
-					 "'%s': but is a regular ref%s" : "expected symref with "
-					 "target '%s': but is missing%s", u->old_target, "");
-			goto done;
-		}
-		if (strcmp(cur.target, u->old_target)) {
-			err = lock_error(tx, u, WG_EEXISTS, "is at %s but expected %s", cur.target,
-					 u->old_target);
-			goto done;
-		}
-	} else if ((u->flags & WG_REF_HAVE_OLD) && !wg_oid_equal(&u->current, &u->old_oid)) {
-		char a[WG_MAX_HEXSZ + 1], b2[WG_MAX_HEXSZ + 1];
-		if (wg_oid_is_null(&u->old_oid))
-			err = lock_error(tx, u, WG_EEXISTS, "reference already exists%s%s", "", "");
-		else if (wg_oid_is_null(&u->current))
-			err = lock_error(tx, u, WG_ENOTFOUND, "reference is missing but expected %s%s",
-					 wg_oid_to_hex(&u->old_oid, a), "");
-		else
-			err = lock_error(tx, u, WG_EEXISTS, "is at %s but expected %s",
-					 wg_oid_to_hex(&u->current, a), wg_oid_to_hex(&u->old_oid, b2));
-		goto done;
-	} else if ((u->flags & WG_REF_HAVE_OLD) && cur.symbolic && (u->flags & WG_REF_NO_DEREF) &&
-		   wg_oid_is_null(&u->old_oid)) {
-		err = lock_error(tx, u, WG_EEXISTS, "dangling symref already exists%s%s", "", "");
-		goto done;
-	}
 
 	/* Directory/file conflicts with existing refs, for a ref being made. */
 	if (!exists && (u->flags & WG_REF_HAVE_NEW) && !(u->flags & WG_REF_DELETING)) {
@@ -998,9 +913,9 @@ static int lock_one(struct files_backend *fb, struct wg_ref_transaction *tx, siz
 			struct wg_packed_rec rec;
 			size_t plen = (size_t)(p - u->name);
 			if (!wg_packed_find(&rec, packed, u->name, plen) &&
-			    !being_deleted(tx, u->name, plen)) {
+			    !wg_ref_transaction_deletes(tx, u->name, plen)) {
 				char *conflict = wg_strndup(u->name, plen);
-				err = lock_error(tx, u, WG_EEXISTS, "'%s' exists; cannot create '%s'",
+				err = wg_ref_update_error(tx, u, WG_EEXISTS, "'%s' exists; cannot create '%s'",
 						 conflict ? conflict : "?", u->name);
 				wg_free(conflict);
 				goto done;
@@ -1010,7 +925,7 @@ static int lock_one(struct files_backend *fb, struct wg_ref_transaction *tx, siz
 		if ((err = find_child_ref(fb, tx, packed, u->name, &child)))
 			goto done;
 		if (child) {
-			err = lock_error(tx, u, WG_EEXISTS, "'%s' exists; cannot create '%s'", child,
+			err = wg_ref_update_error(tx, u, WG_EEXISTS, "'%s' exists; cannot create '%s'", child,
 					 u->name);
 			wg_free(child);
 			goto done;
@@ -1019,7 +934,7 @@ static int lock_one(struct files_backend *fb, struct wg_ref_transaction *tx, siz
 			/* Empty directories left behind: git clears them. */
 			if (path_of(&path, fb, NULL, u->name, NULL) ||
 			    remove_empty_dirs((const char *)path.data)) {
-				err = lock_error(tx, u, WG_EEXISTS, "there is a non-empty directory "
+				err = wg_ref_update_error(tx, u, WG_EEXISTS, "there is a non-empty directory "
 						 "'%s' blocking reference '%s'", (const char *)path.data,
 						 u->name);
 				goto done;
@@ -1078,22 +993,10 @@ static int files_prepare(struct wg_refdb_backend *b, struct wg_ref_transaction *
 	ft->packed_lock.fd = -1;
 	tx->backend_data = ft;
 
-	/* Two updates where one name is a directory of the other. */
-	for (i = 0; i < tx->nr && !err; i++) {
-		const char *name = tx->updates[i]->name, *p;
-		if (tx->updates[i]->flags & WG_REF_LOG_ONLY)
-			continue;
-		if ((tx->updates[i]->flags & WG_REF_DELETING))
+	for (i = 0; i < tx->nr; i++)
+		if ((tx->updates[i]->flags & WG_REF_DELETING) &&
+		    !(tx->updates[i]->flags & WG_REF_LOG_ONLY))
 			deleting = true;
-		for (p = strchr(name, '/'); p && !err; p = strchr(p + 1, '/')) {
-			struct wg_ref_update *o = tx_find(tx, name, (size_t)(p - name));
-			if (o && !(o->flags & WG_REF_LOG_ONLY))
-				err = wg_error_set(WG_EEXISTS, "cannot process '%s' and '%s' at the "
-						   "same time", o->name, name);
-		}
-	}
-	if (err)
-		goto fail;
 	/* Deletions must also remove packed copies: hold packed-refs.lock
 	 * from now on, so no one repacks a ref we are deleting. */
 	if (deleting) {
@@ -1143,7 +1046,7 @@ static int rewrite_packed(struct files_backend *fb, struct wg_ref_transaction *t
 	if ((err = wg_buf_adds(&out, WG_PACKED_HEADER)))
 		goto done;
 	while (!(err = wg_packed_next(&rec, packed, &off))) {
-		if (being_deleted(tx, rec.name, rec.namelen))
+		if (wg_ref_transaction_deletes(tx, rec.name, rec.namelen))
 			continue;
 		if ((err = wg_packed_format_rec(&out, rec.name, rec.namelen, &rec.oid,
 						rec.has_peeled ? &rec.peeled : NULL)))

@@ -262,6 +262,19 @@ typedef int (*wg_reftable_add_fn)(struct wg_reftable_writer *w, void *payload);
 int wg_reftable_stack_add(struct wg_reftable_stack *st, unsigned flags,
 			  wg_reftable_add_fn write_fn, void *payload);
 
+/* The same in two steps, for a caller that must check values under the
+ * lock before deciding what to write (a ref transaction's prepare and
+ * commit): new_addition takes the lock and makes the snapshot current (as
+ * wg_reftable_stack_add does); the stack may be read freely while the
+ * addition lives; commit writes the table with write_fn and publishes it;
+ * free releases the lock if commit was never called. */
+struct wg_reftable_addition;
+int wg_reftable_stack_new_addition(struct wg_reftable_addition **out,
+				   struct wg_reftable_stack *st, unsigned flags);
+int wg_reftable_addition_commit(struct wg_reftable_addition *a, wg_reftable_add_fn write_fn,
+				void *payload);
+void wg_reftable_addition_free(struct wg_reftable_addition *a);
+
 /* Compact every table into one (git pack-refs): deletion records and log
  * deletions are dropped since nothing older remains. */
 int wg_reftable_stack_compact_all(struct wg_reftable_stack *st);

@@ -34,7 +34,18 @@ struct wg_reftable_stack {
 	char **names;            /* parallel to merged's tables */
 	size_t n;
 	uint32_t counter;        /* mixed into random names when no entropy */
+	/* tables.list as last loaded: a reload that finds the same file
+	 * (tables.list is only ever replaced by rename, so a change means a
+	 * new inode or at least a new mtime) keeps the snapshot as is. */
+	bool list_known;
+	struct stat list_st;
 };
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
 
 static void free_names(char **names, size_t n)
 {
@@ -180,11 +191,18 @@ int wg_reftable_stack_reload(struct wg_reftable_stack *st)
 	size_t n = 0;
 	int err = 0;
 
+	struct stat before, after;
+	bool have_before = !stat(st->list_path, &before);
+
+	if (have_before && st->list_known && st->merged && same_file(&before, &st->list_st))
+		return 0;
 	/* A table named by tables.list can vanish when a concurrent
 	 * compaction replaces it between our reading the list and opening
 	 * the file: read the list again once before calling it corrupt. */
 	for (int attempt = 0; attempt < 2; attempt++) {
 		free_names(names, n);
+		if (attempt)
+			have_before = !stat(st->list_path, &before);
 		if ((err = read_list(st, &names, &n)))
 			return err;
 		err = load_snapshot(st, names, n, &m, &missing);
@@ -203,6 +221,11 @@ int wg_reftable_stack_reload(struct wg_reftable_stack *st)
 	st->merged = m;
 	st->names = names;
 	st->n = n;
+	/* Remember the file only if it did not change while we read it. */
+	st->list_known = have_before && !stat(st->list_path, &after) &&
+			 same_file(&before, &after);
+	if (st->list_known)
+		st->list_st = before;
 	return 0;
 }
 
@@ -475,31 +498,70 @@ static int write_list(struct wg_reftable_stack *st, struct wg_lockfile *lk, size
 	return err;
 }
 
-int wg_reftable_stack_add(struct wg_reftable_stack *st, unsigned flags,
-			  wg_reftable_add_fn write_fn, void *payload)
+struct wg_reftable_addition {
+	struct wg_reftable_stack *st;
+	struct wg_lockfile lk;
+	bool done;               /* committed or failed: the lock is gone */
+};
+
+int wg_reftable_stack_new_addition(struct wg_reftable_addition **out,
+				   struct wg_reftable_stack *st, unsigned flags)
 {
-	struct wg_lockfile lk = WG_LOCKFILE_INIT;
+	struct wg_reftable_addition *a = wg_calloc(1, sizeof(*a));
+	bool uptodate;
+	int err;
+
+	*out = NULL;
+	if (!a)
+		return nomem();
+	a->st = st;
+	a->lk = (struct wg_lockfile)WG_LOCKFILE_INIT;
+	if ((err = lock_list(st, &a->lk))) {
+		wg_free(a);
+		return err;
+	}
+	if ((err = stack_uptodate(st, &uptodate)))
+		goto fail;
+	if (!uptodate) {
+		if (!(flags & WG_REFTABLE_ADD_RELOAD)) {
+			err = wg_error_set(WG_ELOCKED, "reftable stack %s is outdated: tables.list "
+					   "changed since it was read; reload and retry", st->dir);
+			goto fail;
+		}
+		if ((err = wg_reftable_stack_reload(st)))
+			goto fail;
+	}
+	*out = a;
+	return 0;
+fail:
+	wg_lockfile_rollback(&a->lk);
+	wg_free(a);
+	return err;
+}
+
+void wg_reftable_addition_free(struct wg_reftable_addition *a)
+{
+	if (!a)
+		return;
+	wg_lockfile_rollback(&a->lk);
+	wg_free(a);
+}
+
+int wg_reftable_addition_commit(struct wg_reftable_addition *a, wg_reftable_add_fn write_fn,
+				void *payload)
+{
+	struct wg_reftable_stack *st = a->st;
 	struct wg_reftable_write_options wo;
 	struct wg_reftable_writer *w = NULL;
 	struct tmp_table *tt = NULL;
 	struct wg_buf name = WG_BUF_INIT;
 	uint64_t next, min, max;
-	bool uptodate, added = false;
+	bool added = false;
 	int err;
 
-	if ((err = lock_list(st, &lk)))
-		return err;
-	if ((err = stack_uptodate(st, &uptodate)))
-		goto done;
-	if (!uptodate) {
-		if (!(flags & WG_REFTABLE_ADD_RELOAD)) {
-			err = wg_error_set(WG_ELOCKED, "reftable stack %s is outdated: tables.list "
-					   "changed since it was read; reload and retry", st->dir);
-			goto done;
-		}
-		if ((err = wg_reftable_stack_reload(st)))
-			goto done;
-	}
+	if (a->done)
+		return wg_error_set(WG_EINVALID, "this reftable addition is already finished");
+	a->done = true;
 	next = wg_reftable_stack_next_update_index(st);
 	opts_for_writer(st, &wo);
 	if ((err = tmp_open(&tt, st)) ||
@@ -520,7 +582,7 @@ int wg_reftable_stack_add(struct wg_reftable_stack *st, unsigned flags,
 	if ((err = wg_reftable_writer_finish(w)) ||
 	    (err = tmp_commit(tt, st, min, max, &name)))
 		goto done;
-	if ((err = write_list(st, &lk, st->n, st->n, wg_buf_cstr(&name), true))) {
+	if ((err = write_list(st, &a->lk, st->n, st->n, wg_buf_cstr(&name), true))) {
 		struct wg_buf path = WG_BUF_INIT;
 		if (!table_path(&path, st, wg_buf_cstr(&name)))
 			unlink(wg_buf_cstr(&path));
@@ -529,7 +591,7 @@ int wg_reftable_stack_add(struct wg_reftable_stack *st, unsigned flags,
 	}
 	added = true;
 done:
-	wg_lockfile_rollback(&lk);
+	wg_lockfile_rollback(&a->lk);
 	wg_reftable_writer_free(w);
 	tmp_discard(tt);
 	wg_buf_release(&name);
@@ -546,6 +608,19 @@ done:
 			}
 		}
 	}
+	return err;
+}
+
+int wg_reftable_stack_add(struct wg_reftable_stack *st, unsigned flags,
+			  wg_reftable_add_fn write_fn, void *payload)
+{
+	struct wg_reftable_addition *a;
+	int err;
+
+	if ((err = wg_reftable_stack_new_addition(&a, st, flags)))
+		return err;
+	err = wg_reftable_addition_commit(a, write_fn, payload);
+	wg_reftable_addition_free(a);
 	return err;
 }
 

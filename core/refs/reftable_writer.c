@@ -474,6 +474,7 @@ static int write_objs(struct wg_reftable_writer *w)
 			/* Too many positions for one block: the spec's
 			 * "count 0" form tells readers to scan all refs. */
 			wg_buf_reset(&w->value);
+			err = 0;
 			rt_put_varint(&w->value, 0, &err);
 			if (err)
 				return nomem();

@@ -485,10 +485,12 @@ done:
 int wg_repo_init(struct wg_repo **out, const char *path, const struct wg_repo_init_options *opts)
 {
 	static const struct wg_repo_init_options defaults = WG_REPO_INIT_OPTIONS_INIT;
-	static const char *const dirs[] = { "objects/info", "objects/pack", "refs/heads",
-					    "refs/tags", "info", NULL };
+	/* refs/heads and refs/tags come from the ref backend: directories for
+	 * the files format, a marker file (refs/heads) for reftable. */
+	static const char *const dirs[] = { "objects/info", "objects/pack", "info", NULL };
 	const struct wg_hash_algo *algo;
-	enum wg_ref_format ref_format = WG_REF_FORMAT_FILES;
+	/* Git 3.0's default, as for the hash. */
+	enum wg_ref_format ref_format = WG_REF_FORMAT_REFTABLE;
 	struct wg_buf gitdir = WG_BUF_INIT, head = WG_BUF_INIT;
 	const char *branch;
 	int err;
@@ -496,9 +498,13 @@ int wg_repo_init(struct wg_repo **out, const char *path, const struct wg_repo_in
 	if (!opts)
 		opts = &defaults;
 	algo = wg_hash_algo_by_name(opts->object_format ? opts->object_format : "sha256");
+	if (opts->ref_format && !strcmp(opts->ref_format, "files"))
+		ref_format = WG_REF_FORMAT_FILES;
+	else if (opts->ref_format && strcmp(opts->ref_format, "reftable"))
+		return wg_error_set(WG_EINVALID, "unknown ref storage format '%s'", opts->ref_format);
 	{
-		/* Re-initialising keeps the existing format, as git init does,
-		 * and refuses to change it. */
+		/* Re-initialising keeps the existing formats, as git init does,
+		 * and refuses to change them. */
 		struct wg_repo *existing = NULL;
 		if (algo && !wg_repo_open(&existing, path)) {
 			if (opts->object_format && existing->algo != algo) {
@@ -506,18 +512,19 @@ int wg_repo_init(struct wg_repo **out, const char *path, const struct wg_repo_in
 				return wg_error_set(WG_EINVALID, "attempt to reinitialize repository "
 						    "with different hash");
 			}
+			if (opts->ref_format && existing->ref_format != ref_format) {
+				wg_repo_free(existing);
+				return wg_error_set(WG_EINVALID, "attempt to reinitialize repository "
+						    "with different reference storage format");
+			}
 			algo = existing->algo;
+			ref_format = existing->ref_format;
 		}
 		wg_repo_free(existing);
 		wg_error_clear();
 	}
 	if (!algo)
 		return wg_error_set(WG_EINVALID, "unknown hash algorithm '%s'", opts->object_format);
-	if (opts->ref_format && !strcmp(opts->ref_format, "reftable"))
-		return wg_error_set(WG_EUNSUPPORTED, "the reftable ref format is not available "
-				    "yet in this build; use --ref-format=files");
-	if (opts->ref_format && strcmp(opts->ref_format, "files"))
-		return wg_error_set(WG_EINVALID, "unknown ref storage format '%s'", opts->ref_format);
 	branch = opts->initial_branch ? opts->initial_branch : "main";
 	if (!wg_refname_is_valid(branch, WG_REFNAME_ALLOW_ONELEVEL) || *branch == '-')
 		return wg_error_set(WG_EINVALID, "invalid initial branch name: '%s'", branch);

@@ -20,7 +20,7 @@ struct wg_repo_init_options {
 	unsigned version;
 	bool bare;
 	const char *object_format;   /* "sha1" or "sha256"; NULL = sha256 */
-	const char *ref_format;      /* "files" or "reftable"; NULL = files */
+	const char *ref_format;      /* "files" or "reftable"; NULL = reftable */
 	const char *initial_branch;  /* NULL = "main" */
 };
 #define WG_REPO_INIT_OPTIONS_INIT { 1, false, NULL, NULL, NULL }

@@ -34,16 +34,21 @@ mkdir -p inits
 for fmt in sha1 sha256; do
 	for kind in nonbare bare; do
 		for branch in default trunk; do
-			name="$fmt-$kind-$branch"
+		# webgit's default ref format is reftable (Git 3.0's): git is asked
+		# for it explicitly; files is asked of both.
+		for rf in reftable files; do
+			name="$fmt-$kind-$branch-$rf"
 			opts="--object-format=$fmt"
 			[ "$kind" = bare ] && opts="$opts --bare"
 			[ "$branch" != default ] && opts="$opts -b $branch"
-			s="$name: webgit init $opts"
+			wopts=$opts gopts="$opts --ref-format=$rf"
+			[ $rf = files ] && wopts="$opts --ref-format=files"
+			s="$name: webgit init $wopts"
 			# Both at the same path in turn, so their messages can be compared.
-			(cd inits && "$WEBGIT" init $opts "$name") >"inits/$name.w.out" 2>"inits/$name.w.err"
+			(cd inits && "$WEBGIT" init $wopts "$name") >"inits/$name.w.out" 2>"inits/$name.w.err"
 			wrc=$?
 			mv "inits/$name" "inits/$name.w" 2>/dev/null
-			(cd inits && "$GIT" init $opts "$name") >"inits/$name.g.out" 2>"inits/$name.g.err"
+			(cd inits && "$GIT" init $gopts "$name") >"inits/$name.g.out" 2>"inits/$name.g.err"
 			mv "inits/$name" "inits/$name.g"
 			W="$PWD/inits/$name.w"
 			G="$PWD/inits/$name.g"
@@ -67,13 +72,24 @@ for fmt in sha1 sha256; do
 				"\"\$GIT\" -C '$W' rev-parse --is-bare-repository" "\"\$GIT\" -C '$G' rev-parse --is-bare-repository"
 			check_same "$s: git symbolic-ref HEAD" \
 				"\"\$GIT\" -C '$W' symbolic-ref HEAD" "\"\$GIT\" -C '$G' symbolic-ref HEAD"
-			if [ "$fmt" = sha256 ]; then
+			check_output "$s: git sees ref format $rf" "$rf" "$GIT" -C "$W" rev-parse --show-ref-format
+			if [ $rf = reftable ]; then
+				check_same "$s: the same reftable layout as git" \
+					"cd '$WD' && find refs reftable ! -name '*.ref' | sort && cat refs/heads" \
+					"cd '$GD' && find refs reftable ! -name '*.ref' | sort && cat refs/heads"
+			else
+				check_same "$s: the same refs/ layout as git" \
+					"cd '$WD' && find refs | sort" "cd '$GD' && find refs | sort"
+			fi
+			if [ "$fmt" = sha256 ] || [ $rf = reftable ]; then
 				check_output "$s: core.repositoryformatversion is 1" "1" \
 					"$GIT" config --file "$WD/config" core.repositoryformatversion
+			fi
+			if [ "$fmt" = sha256 ]; then
 				check_output "$s: extensions.objectformat is sha256" "sha256" \
 					"$GIT" config --file "$WD/config" extensions.objectformat
 			else
-				check_output "$s: core.repositoryformatversion is 0" "0" \
+				[ $rf = files ] && check_output "$s: core.repositoryformatversion is 0" "0" \
 					"$GIT" config --file "$WD/config" core.repositoryformatversion
 				check_fail "$s: no extensions.objectformat" \
 					"$GIT" config --file "$WD/config" extensions.objectformat
@@ -108,6 +124,7 @@ for fmt in sha1 sha256; do
 					"$WEBGIT" -C "$W" rev-parse --verify HEAD
 			fi
 		done
+		done
 	done
 
 	# --- more init forms -------------------------------------------------------
@@ -131,6 +148,12 @@ for fmt in sha1 sha256; do
 	check_output "$fmt: ...keeps its objects" "keep me" "$GIT" -C "$R" cat-file -p "$blob"
 	check_output "$fmt: ...keeps HEAD" "refs/heads/keep" "$GIT" -C "$R" symbolic-ref HEAD
 	check_output "$fmt: ...keeps the object format" "$fmt" "$GIT" -C "$R" rev-parse --show-object-format
+	check_output "$fmt: ...keeps the files ref format (webgit's default is reftable)" files \
+		"$GIT" -C "$R" rev-parse --show-ref-format
+	check_fail "$fmt: re-init with --ref-format=reftable is refused" \
+		"$WEBGIT" init --ref-format=reftable "$R"
+	cp "$LAST_ERR" reinit.err
+	check "$fmt: ...with git's message" grep -q "attempt to reinitialize repository with different reference storage format" reinit.err
 	check_same "$fmt: re-init message as git's" \
 		"\"\$WEBGIT\" init '$R'" "\"\$GIT\" init '$R'"
 	other=$([ "$fmt" = sha1 ] && echo sha256 || echo sha1)
@@ -185,10 +208,11 @@ for fmt in sha1 sha256; do
 done
 
 # --- defaults ------------------------------------------------------------------
-# Without --object-format, webgit uses SHA-256, the Git 3.0 default (git
-# 2.x still defaults to SHA-1), so the reference is git asked for sha256.
+# Without --object-format and --ref-format, webgit uses SHA-256 and reftable,
+# the Git 3.0 defaults (git 2.x still defaults to SHA-1 and files), so the
+# reference is git asked for those.
 (cd inits && "$WEBGIT" init default-w >/dev/null 2>&1)
-(cd inits && "$GIT" init --object-format=sha256 default-g >/dev/null 2>&1)
+(cd inits && "$GIT" init --object-format=sha256 --ref-format=reftable default-g >/dev/null 2>&1)
 check_output "init without --object-format uses sha256 (the Git 3.0 default)" sha256 \
 	"$GIT" -C inits/default-w rev-parse --show-object-format
 check_same "init without -b uses init.defaultBranch" \

@@ -176,6 +176,9 @@ static void oid_n(struct wg_oid *out, unsigned n)
 
 /* wg_test_tmpdir() makes a new directory per call: remember ours. */
 static char db_dir[4096];
+/* The refdb tests below are a conformance suite: each runs on both
+ * backends, with the few storage-specific checks switched on this. */
+static enum wg_ref_format format;
 
 static struct wg_refdb *open_db(const char *name)
 {
@@ -186,8 +189,8 @@ static struct wg_refdb *open_db(const char *name)
 	opts.committer_name = "A U Thor";
 	opts.committer_email = "author@example.com";
 	opts.committer_date = "1700000000 +0000";
-	CHECK_OK(wg_refdb_init(dir, WG_REF_FORMAT_FILES, sha1(), "refs/heads/main"));
-	CHECK_OK(wg_refdb_open(&db, dir, WG_REF_FORMAT_FILES, sha1(), &opts));
+	CHECK_OK(wg_refdb_init(dir, format, sha1(), "refs/heads/main"));
+	CHECK_OK(wg_refdb_open(&db, dir, format, sha1(), &opts));
 	return db;
 }
 
@@ -229,10 +232,23 @@ static void test_update_read_resolve(void)
 	CHECK(ref.symbolic);
 	CHECK_STR(ref.target, "refs/heads/main");
 	wg_ref_release(&ref);
-	CHECK_OK(read_file(&buf, db, dir, "logs/HEAD"));
-	CHECK_STR((const char *)buf.data, "0000000000000000000000000000000000000000 "
-		  "0001010000000000000000000000000000000000 A U Thor <author@example.com> "
-		  "1700000000 +0000\tfirst commit\n");
+	if (format == WG_REF_FORMAT_FILES) {
+		CHECK_OK(read_file(&buf, db, dir, "logs/HEAD"));
+		CHECK_STR((const char *)buf.data, "0000000000000000000000000000000000000000 "
+			  "0001010000000000000000000000000000000000 A U Thor <author@example.com> "
+			  "1700000000 +0000\tfirst commit\n");
+	} else {
+		struct wg_reflog_iter *it = NULL;
+		const struct wg_reflog_entry *e;
+		CHECK_OK(wg_reflog_iter_new(&it, db, "HEAD", 0));
+		CHECK_OK(wg_reflog_iter_next(&e, it));
+		CHECK(wg_oid_is_null(&e->old_oid) && wg_oid_equal(&e->new_oid, &a));
+		CHECK_STR(e->committer, "A U Thor <author@example.com>");
+		CHECK(e->time == 1700000000 && e->tz == 0);
+		CHECK_STR(e->message, "first commit");
+		CHECK_ERR(wg_reflog_iter_next(&e, it), WG_ITEROVER);
+		wg_reflog_iter_free(it);
+	}
 	/* Wrong old value: refused with git's message, nothing changes. */
 	CHECK_ERR(wg_refdb_update(db, "refs/heads/main", &b, &b, 0, NULL), WG_EEXISTS);
 	CHECK(strstr(wg_error_message(), "cannot lock ref 'refs/heads/main': is at ") != NULL);
@@ -284,12 +300,14 @@ static void test_transaction_atomic(void)
 	wg_ref_iter_free(it);
 	{
 		struct wg_buf p = WG_BUF_INIT;
-		wg_buf_printf(&p, "%s/refs/t/r0000.lock", db_dir);
+		wg_buf_printf(&p, format == WG_REF_FORMAT_FILES ? "%s/refs/t/r0000.lock" :
+			      "%s/reftable/tables.list.lock", db_dir);
 		CHECK(!wg_fs_exists((const char *)p.data));
 		/* A lock held by someone else refuses the update. */
 		CHECK_OK(wg_fs_write_new_file((const char *)p.data, "", 0, 0666));
 		CHECK_ERR(wg_refdb_update(db, "refs/t/r0000", &b, NULL, 0, NULL), WG_ELOCKED);
-		CHECK(strstr(wg_error_message(), "File exists") != NULL);
+		CHECK(strstr(wg_error_message(), format == WG_REF_FORMAT_FILES ? "File exists" :
+			     "cannot lock references") != NULL);
 		unlink((const char *)p.data);
 		wg_buf_release(&p);
 	}
@@ -368,9 +386,19 @@ static void test_reflog_order(void)
 	wg_refdb_free(db);
 }
 
+static void run_suite(enum wg_ref_format f)
+{
+	format = f;
+	test_update_read_resolve();
+	test_transaction_atomic();
+	test_pack_and_delete();
+	test_reflog_order();
+}
+
+static void test_files_backend(void) { run_suite(WG_REF_FORMAT_FILES); }
+static void test_reftable_backend(void) { run_suite(WG_REF_FORMAT_REFTABLE); }
+
 WG_TEST_MAIN("refs",
 	WG_TEST(test_refname_corpus),
-	WG_TEST(test_update_read_resolve),
-	WG_TEST(test_transaction_atomic),
-	WG_TEST(test_pack_and_delete),
-	WG_TEST(test_reflog_order))
+	WG_TEST(test_files_backend),
+	WG_TEST(test_reftable_backend))

@@ -327,6 +327,59 @@ static void test_one_ref(void)
 	wg_buf_release(&buf);
 }
 
+/* So many refs at one object that its obj record (a list of block
+ * positions) cannot fit a block: the writer falls back to the spec's
+ * "count 0" form and readers find the refs by scanning. */
+static void test_one_object_everywhere(void)
+{
+	struct wg_reftable_writer *w;
+	struct wg_reftable_table *t;
+	struct wg_reftable_iter *it;
+	struct wg_reftable_ref ref = { 0 };
+	struct wg_buf buf = WG_BUF_INIT;
+	struct wg_oid same, other;
+	char name[64];
+	unsigned n = 0, i;
+	int err;
+
+	make_oid(&same, sha1(), 42);
+	make_oid(&other, sha1(), 43);
+	CHECK_OK(wg_reftable_writer_new(&w, NULL, wg_reftable_write_to_buf, &buf));
+	CHECK_OK(wg_reftable_writer_set_limits(w, 1, 1));
+	for (i = 0; i < 200000; i++) {
+		struct wg_reftable_ref r = { 0 };
+		r.refname = refname_of(name, sizeof(name), i);
+		r.update_index = 1;
+		r.type = WG_REFTABLE_REF_VAL1;
+		r.value = i == 777 ? other : same;
+		if (wg_reftable_writer_add_ref(w, &r)) {
+			CHECK_OK(-1);
+			break;
+		}
+	}
+	CHECK_OK(wg_reftable_writer_finish(w));
+	wg_reftable_writer_free(w);
+	CHECK_OK(open_buf(&t, &buf, "one-object"));
+	CHECK_OK(wg_reftable_table_verify(t));
+	CHECK_OK(wg_reftable_table_iter_refs_for(&it, t, &same));
+	while (!(err = wg_reftable_iter_next_ref(&ref, it)))
+		n++;
+	CHECK_ERR(err, WG_ITEROVER);
+	CHECK(n == 199999);
+	wg_reftable_iter_free(it);
+	n = 0;
+	CHECK_OK(wg_reftable_table_iter_refs_for(&it, t, &other));
+	while (!(err = wg_reftable_iter_next_ref(&ref, it))) {
+		CHECK_STR(ref.refname, refname_of(name, sizeof(name), 777));
+		n++;
+	}
+	CHECK(n == 1);
+	wg_reftable_iter_free(it);
+	wg_reftable_ref_release(&ref);
+	wg_reftable_table_free(t);
+	wg_buf_release(&buf);
+}
+
 static void many_refs(const struct wg_hash_algo *algo, unsigned n, uint32_t block_size,
 		      uint16_t restart_interval, bool unpadded)
 {
@@ -1107,6 +1160,7 @@ WG_TEST_MAIN("reftable",
 	     WG_TEST(test_small_tables),
 	     WG_TEST(test_restart_intervals),
 	     WG_TEST(test_100k_refs),
+	     WG_TEST(test_one_object_everywhere),
 	     WG_TEST(test_many_logs),
 	     WG_TEST(test_log_only_table),
 	     WG_TEST(test_merged),
