@@ -1,0 +1,450 @@
+#!/usr/bin/env node
+// tests/server/git-http-server.mjs — a local smart-HTTP Git server for tests,
+// benchmarks and the web demo. Node 20, no npm dependencies.
+//
+// It runs the reference `git http-backend` as a CGI for every Git request, so
+// what clients talk to is real git (protocol v2 and v0/v1, fetch, push, partial
+// clone), and this script only does HTTP: routing, Basic auth for pushes,
+// static files, logging.
+//
+// USAGE
+//   node tests/server/git-http-server.mjs --root DIR [options]
+//
+//   --root DIR        directory holding the repositories (GIT_PROJECT_ROOT)
+//   --host 127.0.0.1  the only address accepted: the server never listens
+//                     on anything but the loopback interface
+//   --port N          port to listen on; 0 (the default) picks a free one
+//   --pid-file FILE   write the server's PID to FILE
+//   --port-file FILE  write the port to FILE once listening (atomically)
+//   --git PATH        the git whose http-backend runs (default: git on PATH)
+//   --v0              never pass the client's Git-Protocol header on, so
+//                     upload-pack only speaks protocol v0
+//   --auth USER:PASS  require HTTP Basic auth for pushes (receive-pack)
+//   --static DIR      serve the files of DIR at / (for the web demo)
+//   --cors            answer CORS preflights and add Access-Control-* headers
+//                     (for pages served from another origin)
+//   --log FILE        append one line per request to FILE (format below)
+//
+// URL LAYOUT
+//   http://127.0.0.1:PORT/git/<path>   Git, <path> relative to --root, e.g.
+//                                      /git/sample-sha1-files.git (the ".git"
+//                                      may be left out, as http-backend
+//                                      tries <path>.git too)
+//   http://127.0.0.1:PORT/<file>       --static DIR/<file> ("/" is
+//                                      index.html); 404 without --static
+//
+// AUTH (--auth): `GET /git/<repo>/info/refs?service=git-receive-pack` and
+// `POST /git/<repo>/git-receive-pack` need the credentials, otherwise 401 with
+// `WWW-Authenticate: Basic realm="webgit-test"`. Valid credentials on any
+// request set REMOTE_USER. Fetches never need them. Without --auth anyone may
+// push to a repository whose config has http.receivepack=true.
+//
+// LOG LINE (--log), space separated, one per finished request:
+//   METHOD PATH STATUS REQ_BYTES RESP_BYTES MS GIT_PROTOCOL
+// PATH includes the query string; REQ_BYTES and RESP_BYTES count body bytes as
+// sent on the wire (a gzip request body compressed; no headers, no chunk
+// framing); MS is the time from request to the last byte; GIT_PROTOCOL is the
+// Git-Protocol header passed to the backend, or "-".
+//
+// On SIGTERM or SIGINT the server stops accepting, kills running CGIs, closes
+// its connections and exits 0.
+
+import http from 'node:http';
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+
+const HOST = '127.0.0.1';
+const GIT_PREFIX = '/git/';
+const REALM = 'webgit-test';
+
+function usage(msg) {
+	if (msg) process.stderr.write(`git-http-server: ${msg}\n`);
+	process.stderr.write('usage: git-http-server.mjs --root DIR [--host 127.0.0.1] [--port N] ' +
+		'[--pid-file FILE] [--port-file FILE] [--git PATH] [--v0] [--auth USER:PASS] ' +
+		'[--static DIR] [--cors] [--log FILE]\n');
+	process.exit(2);
+}
+
+function parseArgs(argv) {
+	const opt = { host: HOST, port: 0, git: 'git', v0: false, cors: false };
+	const withValue = new Map([
+		['--root', 'root'], ['--host', 'host'], ['--port', 'port'],
+		['--pid-file', 'pidFile'], ['--port-file', 'portFile'], ['--git', 'git'],
+		['--auth', 'auth'], ['--static', 'staticDir'], ['--log', 'log'],
+	]);
+	for (let i = 0; i < argv.length; i++) {
+		let a = argv[i], v;
+		const eq = a.indexOf('=');
+		if (a.startsWith('--') && eq > 0) { v = a.slice(eq + 1); a = a.slice(0, eq); }
+		if (a === '--v0') opt.v0 = true;
+		else if (a === '--cors') opt.cors = true;
+		else if (a === '-h' || a === '--help') usage();
+		else if (withValue.has(a)) {
+			if (v === undefined) {
+				if (i + 1 >= argv.length) usage(`${a} needs a value`);
+				v = argv[++i];
+			}
+			opt[withValue.get(a)] = v;
+		} else usage(`unknown argument ${a}`);
+	}
+	if (!opt.root) usage('--root is required');
+	if (opt.host !== HOST) usage(`refusing to listen on ${opt.host}: only ${HOST} is allowed`);
+	if (!/^\d+$/.test(String(opt.port)) || Number(opt.port) > 65535) usage(`bad port ${opt.port}`);
+	opt.port = Number(opt.port);
+	opt.root = path.resolve(opt.root);
+	if (!fs.statSync(opt.root, { throwIfNoEntry: false })?.isDirectory()) usage(`--root ${opt.root} is not a directory`);
+	if (opt.staticDir) {
+		opt.staticDir = path.resolve(opt.staticDir);
+		if (!fs.statSync(opt.staticDir, { throwIfNoEntry: false })?.isDirectory()) usage(`--static ${opt.staticDir} is not a directory`);
+	}
+	if (opt.auth !== undefined && !/^[^:]+:/.test(opt.auth)) usage('--auth wants USER:PASS');
+	return opt;
+}
+
+const opt = parseArgs(process.argv.slice(2));
+
+// Run git-http-backend directly from git's exec path: `git http-backend`
+// would put one more process (and one more exec) in front of every request.
+let backend;
+try {
+	const execPath = execFileSync(opt.git, ['--exec-path'], { encoding: 'utf8' }).trim();
+	backend = path.join(execPath, 'git-http-backend');
+	fs.accessSync(backend, fs.constants.X_OK);
+} catch (err) {
+	usage(`no git-http-backend for --git ${opt.git}: ${err.message}`);
+}
+
+// ---- logging -------------------------------------------------------------
+
+const logStream = opt.log ? fs.createWriteStream(opt.log, { flags: 'a' }) : null;
+logStream?.on('error', (err) => {
+	process.stderr.write(`git-http-server: --log ${opt.log}: ${err.message}\n`);
+	process.exit(2);
+});
+
+// Count body bytes both ways and write the log line when the exchange ends
+// (finished or aborted: an aborted download still moved bytes).
+function trackRequest(req, res) {
+	const t0 = process.hrtime.bigint();
+	let reqBytes = 0, respBytes = 0, done = false;
+	req.on('data', (c) => { reqBytes += c.length; });
+	const write = res.write, end = res.end;
+	res.write = function (chunk, ...rest) {
+		if (chunk && typeof chunk !== 'function') respBytes += Buffer.byteLength(chunk);
+		return write.call(this, chunk, ...rest);
+	};
+	res.end = function (chunk, ...rest) {
+		if (chunk && typeof chunk !== 'function') respBytes += Buffer.byteLength(chunk);
+		return end.call(this, chunk, ...rest);
+	};
+	const finish = () => {
+		if (done) return;
+		done = true;
+		if (!logStream) return;
+		const ms = Number((process.hrtime.bigint() - t0) / 1000000n);
+		const proto = res.gitProtocol || '-';
+		logStream.write(`${req.method} ${req.url} ${res.statusCode} ${reqBytes} ${respBytes} ${ms} ${proto}\n`);
+	};
+	res.on('finish', finish);
+	res.on('close', finish);
+}
+
+// ---- small responses -----------------------------------------------------
+
+function sendText(res, status, text, headers = {}) {
+	const body = Buffer.from(text);
+	res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, ...headers });
+	res.end(body);
+}
+
+function addCors(req, res) {
+	if (!opt.cors) return;
+	// Echo the origin rather than "*" so credentialed requests are allowed too.
+	res.setHeader('Access-Control-Allow-Origin', req.headers.origin || '*');
+	res.setHeader('Access-Control-Allow-Credentials', 'true');
+	res.setHeader('Access-Control-Expose-Headers', 'Content-Type, Content-Length, WWW-Authenticate');
+	res.setHeader('Vary', 'Origin');
+}
+
+// ---- auth ------------------------------------------------------------------
+
+// The user name when the request carries the --auth credentials, else null.
+function authenticatedUser(req) {
+	if (opt.auth === undefined) return null;
+	const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers.authorization || '');
+	if (!m) return null;
+	const given = Buffer.from(m[1], 'base64').toString('utf8');
+	return given === opt.auth ? given.slice(0, given.indexOf(':')) : null;
+}
+
+function isPush(method, pathInfo, query) {
+	if (method === 'POST' && pathInfo.endsWith('/git-receive-pack')) return true;
+	return pathInfo.endsWith('/info/refs') &&
+		new URLSearchParams(query).get('service') === 'git-receive-pack';
+}
+
+// ---- the CGI -----------------------------------------------------------------
+
+const children = new Set();
+
+// Variables that would point git somewhere else or change what it speaks:
+// never inherit them from whoever started the server.
+const SCRUB = /^(GIT_(DIR|WORK_TREE|COMMON_DIR|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|PROTOCOL|QUARANTINE_PATH|CONFIG_PARAMETERS|CONFIG_COUNT|CONFIG_KEY_\d+|CONFIG_VALUE_\d+|PROJECT_ROOT|HTTP_EXPORT_ALL)|HTTP_.*|PATH_INFO|PATH_TRANSLATED|QUERY_STRING|REQUEST_METHOD|CONTENT_TYPE|CONTENT_LENGTH|REMOTE_USER|REMOTE_ADDR|SERVER_PROTOCOL)$/;
+const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SCRUB.test(k)));
+
+function cgiEnv(req, pathInfo, query, user) {
+	const env = {
+		...baseEnv,
+		GIT_PROJECT_ROOT: opt.root,
+		GIT_HTTP_EXPORT_ALL: '1',
+		GATEWAY_INTERFACE: 'CGI/1.1',
+		SERVER_SOFTWARE: 'webgit-test-server',
+		SERVER_PROTOCOL: `HTTP/${req.httpVersion}`,
+		SERVER_NAME: HOST,
+		SERVER_PORT: String(req.socket.localPort),
+		SCRIPT_NAME: GIT_PREFIX.slice(0, -1),
+		PATH_INFO: pathInfo,
+		QUERY_STRING: query,
+		REQUEST_METHOD: req.method,
+		REMOTE_ADDR: req.socket.remoteAddress || '',
+		REMOTE_PORT: String(req.socket.remotePort || ''),
+	};
+	if (req.headers['content-type']) env.CONTENT_TYPE = req.headers['content-type'];
+	// Only when the client said so: with chunked requests there is no length
+	// and http-backend then reads the body up to EOF.
+	if (req.headers['content-length'] !== undefined) env.CONTENT_LENGTH = req.headers['content-length'];
+	// http-backend inflates gzip bodies itself (git's client gzips fetch requests).
+	if (req.headers['content-encoding']) env.HTTP_CONTENT_ENCODING = req.headers['content-encoding'];
+	if (user) env.REMOTE_USER = user;
+	const proto = req.headers['git-protocol'];
+	// GIT_PROTOCOL reaches upload-pack through http-backend's environment;
+	// that is how the client asks for protocol v2. --v0 drops it, so only
+	// v0 is spoken. (http-backend would also copy HTTP_GIT_PROTOCOL into
+	// GIT_PROTOCOL; that variable is never set here.)
+	if (proto && !opt.v0) {
+		env.GIT_PROTOCOL = proto.replace(/[^\x20-\x7e]/g, '');
+	}
+	return env;
+}
+
+// Split "Name: value" CGI header lines into a status and a header object.
+function parseCgiHeaders(text) {
+	let status = 200, reason;
+	const headers = {};
+	for (const line of text.split(/\r?\n/)) {
+		if (!line) continue;
+		const i = line.indexOf(':');
+		if (i <= 0) continue;
+		const name = line.slice(0, i).trim(), value = line.slice(i + 1).trim();
+		if (name.toLowerCase() === 'status') {
+			const m = /^(\d{3})\s*(.*)$/.exec(value);
+			if (m) { status = Number(m[1]); reason = m[2] || undefined; }
+		} else if (headers[name] === undefined) {
+			headers[name] = value;
+		} else {
+			headers[name] = [].concat(headers[name], value);
+		}
+	}
+	return { status, reason, headers };
+}
+
+// Find the blank line ending the CGI headers; returns [headerEnd, bodyStart].
+function headerEnd(buf) {
+	const crlf = buf.indexOf('\r\n\r\n');
+	const lf = buf.indexOf('\n\n');
+	if (crlf >= 0 && (lf < 0 || crlf < lf)) return [crlf, crlf + 4];
+	if (lf >= 0) return [lf, lf + 2];
+	return null;
+}
+
+function serveGit(req, res, pathInfo, query) {
+	const user = authenticatedUser(req);
+	if (opt.auth !== undefined && !user && isPush(req.method, pathInfo, query)) {
+		req.resume();
+		return sendText(res, 401, 'authentication required\n', {
+			'WWW-Authenticate': `Basic realm="${REALM}"`,
+		});
+	}
+	const env = cgiEnv(req, pathInfo, query, user);
+	res.gitProtocol = env.GIT_PROTOCOL; // for the log
+
+	const child = spawn(backend, [], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+	children.add(child);
+	let spawnError = null;
+	child.on('error', (err) => { spawnError = err; });
+	child.on('close', (code, signal) => {
+		children.delete(child);
+		if (!res.headersSent) {
+			const why = spawnError ? spawnError.message : `exit ${code ?? signal}`;
+			sendText(res, 502, `git http-backend sent no response (${why})\n`);
+		} else if (!res.writableEnded) {
+			res.end();
+		}
+	});
+	// The backend's complaints ("fatal: ...") go to our stderr.
+	child.stderr.on('data', (c) => process.stderr.write(c));
+
+	// The request body streams into the CGI. A backend that exits early
+	// (a 403, say) closes its stdin: ignore EPIPE then.
+	child.stdin.on('error', () => {});
+	req.pipe(child.stdin);
+
+	// A client that goes away (mid-upload or mid-download) takes its
+	// backend with it.
+	const abandon = () => {
+		if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+	};
+	req.on('error', abandon);
+	res.on('error', abandon);
+	res.on('close', () => { if (!res.writableFinished) abandon(); });
+
+	let head = Buffer.alloc(0);
+	const onHeadData = (chunk) => {
+		head = Buffer.concat([head, chunk]);
+		const end = headerEnd(head);
+		if (!end) {
+			if (head.length > 65536) {
+				child.stdout.off('data', onHeadData);
+				child.kill('SIGTERM');
+				sendText(res, 502, 'CGI headers too long\n');
+			}
+			return;
+		}
+		child.stdout.off('data', onHeadData);
+		child.stdout.pause();
+		const { status, reason, headers } = parseCgiHeaders(head.subarray(0, end[0]).toString('latin1'));
+		// No Content-Length from the CGI: Node then uses chunked encoding.
+		if (reason) res.writeHead(status, reason, headers);
+		else res.writeHead(status, headers);
+		const rest = head.subarray(end[1]);
+		if (rest.length) res.write(rest);
+		child.stdout.pipe(res, { end: false });
+	};
+	child.stdout.on('data', onHeadData);
+}
+
+// ---- static files --------------------------------------------------------------
+
+const MIME = {
+	'.html': 'text/html; charset=utf-8', '.htm': 'text/html; charset=utf-8',
+	'.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+	'.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8',
+	'.map': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
+	'.txt': 'text/plain; charset=utf-8', '.md': 'text/markdown; charset=utf-8',
+	'.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg',
+	'.jpeg': 'image/jpeg', '.gif': 'image/gif', '.ico': 'image/x-icon',
+	'.webp': 'image/webp', '.woff': 'font/woff', '.woff2': 'font/woff2',
+	'.ttf': 'font/ttf', '.xml': 'application/xml', '.pdf': 'application/pdf',
+	'.webmanifest': 'application/manifest+json',
+};
+
+function serveStatic(req, res, urlPath) {
+	if (!opt.staticDir) return sendText(res, 404, 'not found\n');
+	if (req.method !== 'GET' && req.method !== 'HEAD') {
+		req.resume();
+		return sendText(res, 405, 'method not allowed\n', { Allow: 'GET, HEAD' });
+	}
+	let rel;
+	try { rel = decodeURIComponent(urlPath); } catch { return sendText(res, 400, 'bad path\n'); }
+	// Resolve inside the static root only: no "..", no NUL.
+	const file = path.join(opt.staticDir, path.normalize('/' + rel));
+	if (rel.includes('\0') || !(file + path.sep).startsWith(opt.staticDir + path.sep)) {
+		return sendText(res, 403, 'forbidden\n');
+	}
+	let target = file, st = fs.statSync(target, { throwIfNoEntry: false });
+	if (st?.isDirectory()) {
+		target = path.join(target, 'index.html');
+		st = fs.statSync(target, { throwIfNoEntry: false });
+	}
+	if (!st?.isFile()) return sendText(res, 404, 'not found\n');
+	res.writeHead(200, {
+		'Content-Type': MIME[path.extname(target).toLowerCase()] || 'application/octet-stream',
+		'Content-Length': st.size,
+		// A dev server: always fetch the latest build.
+		'Cache-Control': 'no-cache',
+	});
+	if (req.method === 'HEAD') return res.end();
+	fs.createReadStream(target).on('error', () => res.destroy()).pipe(res);
+}
+
+// ---- routing --------------------------------------------------------------------
+
+function handle(req, res) {
+	trackRequest(req, res);
+	// On every answer, errors and 401s included: a page must see those.
+	addCors(req, res);
+	const q = req.url.indexOf('?');
+	const urlPath = q < 0 ? req.url : req.url.slice(0, q);
+	const query = q < 0 ? '' : req.url.slice(q + 1);
+
+	if (opt.cors && req.method === 'OPTIONS') {
+		res.writeHead(204, {
+			'Access-Control-Allow-Methods': 'GET, POST, HEAD, OPTIONS',
+			'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ||
+				'Content-Type, Content-Encoding, Git-Protocol, Authorization',
+			'Access-Control-Max-Age': '600',
+		});
+		return res.end();
+	}
+	if (urlPath.startsWith(GIT_PREFIX)) {
+		let pathInfo;
+		try { pathInfo = decodeURIComponent(urlPath.slice(GIT_PREFIX.length - 1)); } catch { pathInfo = null; }
+		// http-backend refuses ".." itself; refuse early and plainly.
+		if (pathInfo === null || pathInfo.includes('\0') || pathInfo.split('/').includes('..')) {
+			req.resume();
+			return sendText(res, 400, 'bad repository path\n');
+		}
+		return serveGit(req, res, pathInfo, query);
+	}
+	return serveStatic(req, res, urlPath);
+}
+
+// ---- lifecycle -----------------------------------------------------------------
+
+const server = http.createServer(handle);
+// Long clones of big repositories: no request timeout.
+server.requestTimeout = 0;
+server.headersTimeout = 60000;
+
+server.on('error', (err) => {
+	process.stderr.write(`git-http-server: ${err.message}\n`);
+	process.exit(1);
+});
+
+server.listen(opt.port, HOST, () => {
+	const port = server.address().port;
+	if (opt.pidFile) fs.writeFileSync(opt.pidFile, `${process.pid}\n`);
+	if (opt.portFile) {
+		// Write then rename, so a reader never sees a half-written port.
+		fs.writeFileSync(`${opt.portFile}.tmp`, `${port}\n`);
+		fs.renameSync(`${opt.portFile}.tmp`, opt.portFile);
+	}
+	process.stdout.write(`listening on http://${HOST}:${port}\n`);
+});
+
+let stopping = false;
+function shutdown(signal) {
+	if (stopping) return;
+	stopping = true;
+	process.stderr.write(`git-http-server: ${signal}, stopping\n`);
+	server.close();
+	for (const child of children) child.kill('SIGTERM');
+	server.closeAllConnections();
+	const exit = () => {
+		if (logStream) logStream.end(() => process.exit(0));
+		else process.exit(0);
+	};
+	if (children.size === 0) return exit();
+	// Give the backends a moment to go, then make sure they did.
+	const deadline = setTimeout(() => {
+		for (const child of children) child.kill('SIGKILL');
+		exit();
+	}, 2000);
+	const poll = setInterval(() => {
+		if (children.size === 0) { clearTimeout(deadline); clearInterval(poll); exit(); }
+	}, 20);
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));
