@@ -461,7 +461,7 @@ int wg_ref_transaction_update(struct wg_ref_transaction *tx, const char *name,
 	if ((err = check_name(name)) || (err = check_oid_algo(tx, new_oid)) ||
 	    (err = check_oid_algo(tx, old_oid)))
 		return err;
-	flags &= WG_REF_NO_DEREF | WG_REF_FORCE_REFLOG;
+	flags &= WG_REF_NO_DEREF | WG_REF_FORCE_REFLOG | WG_REF_SKIP_REFLOG;
 	return add_update(NULL, tx, name, flags, new_oid, old_oid, NULL, NULL, msg);
 }
 
@@ -509,7 +509,7 @@ int wg_ref_transaction_symref_update(struct wg_ref_transaction *tx, const char *
 	if (old_target && !wg_refdb_name_is_valid(old_target))
 		return wg_error_set(WG_EINVALID, "invalid old target '%s' for %s", old_target,
 				    name);
-	flags &= WG_REF_NO_DEREF | WG_REF_FORCE_REFLOG;
+	flags &= WG_REF_NO_DEREF | WG_REF_FORCE_REFLOG | WG_REF_SKIP_REFLOG;
 	return add_update(NULL, tx, name, flags | WG_REF_HAVE_NEW, NULL, NULL, new_target,
 			  old_target, msg);
 }

@@ -149,6 +149,8 @@ int wg_refdb_reflog_delete(struct wg_refdb *refdb, const char *name);
 enum wg_ref_update_flags {
 	WG_REF_NO_DEREF = 1u << 0,        /* update a symref itself, not its target */
 	WG_REF_FORCE_REFLOG = 1u << 1,    /* create a reflog even if not logging */
+	WG_REF_SKIP_REFLOG = 1u << 2,     /* write no reflog entry (git clone's
+					   * remote-tracking refs and tags) */
 	/* Set by the refdb and backends (visible for backend writers): */
 	WG_REF_HAVE_NEW = 1u << 8,
 	WG_REF_HAVE_OLD = 1u << 9,

@@ -1098,6 +1098,8 @@ static int files_finish(struct wg_refdb_backend *b, struct wg_ref_transaction *t
 				wg_error_clear();
 				log = false;
 			}
+			if (u->flags & WG_REF_SKIP_REFLOG)
+				log = false;
 			if (log && (err = append_reflog(fb, u->name, u->flags, &old_oid, &new_oid,
 							tx->committer, u->msg)))
 				break;

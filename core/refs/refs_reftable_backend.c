@@ -881,7 +881,7 @@ static int write_log_record(struct write_arg *a, struct wg_reftable_writer *w,
 			return 0;
 		src = u->parent;
 	}
-	if (!(src->flags & WG_REF_HAVE_NEW) && !src->new_target)
+	if ((!(src->flags & WG_REF_HAVE_NEW) && !src->new_target) || (u->flags & WG_REF_SKIP_REFLOG))
 		return 0;
 	if (!(u->flags & WG_REF_FORCE_REFLOG) && !s->has_reflog &&
 	    !wg_refdb_should_autocreate_reflog(a->rb->opts, u->name))

@@ -1,5 +1,6 @@
 #include "util/fs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -123,4 +124,50 @@ int wg_fs_join(struct wg_buf *out, const char *a, const char *b)
 	if (alen && a[alen - 1] != '/' && (err = wg_buf_addch(out, '/')))
 		return err;
 	return wg_buf_adds(out, b);
+}
+
+int wg_fs_remove_tree(const char *path)
+{
+	struct stat st;
+	struct wg_buf sub = WG_BUF_INIT;
+	DIR *dir;
+	struct dirent *de;
+	int err = 0;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : wg_error_set(WG_EIO, "cannot stat '%s': %s", path,
+							  strerror(errno));
+	if (!S_ISDIR(st.st_mode)) {
+		if (unlink(path))
+			return wg_error_set(WG_EIO, "cannot remove '%s': %s", path, strerror(errno));
+		return 0;
+	}
+	if (!(dir = opendir(path)))
+		return wg_error_set(WG_EIO, "cannot open '%s': %s", path, strerror(errno));
+	while (!err && (de = readdir(dir))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if ((err = wg_fs_join(&sub, path, de->d_name)))
+			break;
+		err = wg_fs_remove_tree(wg_buf_cstr(&sub));
+	}
+	closedir(dir);
+	wg_buf_release(&sub);
+	if (!err && rmdir(path))
+		err = wg_error_set(WG_EIO, "cannot remove '%s': %s", path, strerror(errno));
+	return err;
+}
+
+bool wg_fs_dir_is_empty(const char *path)
+{
+	DIR *dir = opendir(path);
+	struct dirent *de;
+	bool empty = true;
+
+	if (!dir)
+		return false;
+	while (empty && (de = readdir(dir)))
+		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+	closedir(dir);
+	return empty;
 }

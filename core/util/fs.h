@@ -18,6 +18,11 @@ bool wg_fs_is_dir(const char *path);
 bool wg_fs_exists(const char *path);
 /* Write a new file that must not exist yet (O_EXCL); WG_EEXISTS if it does. */
 int wg_fs_write_new_file(const char *path, const void *data, size_t len, int mode);
+/* An existing directory with no entries. */
+bool wg_fs_dir_is_empty(const char *path);
+/* Remove a file, or a directory and everything in it (symlinks are
+ * removed, not followed). A missing path is fine. */
+int wg_fs_remove_tree(const char *path);
 /* Join two path parts with one '/' into out (reset first). */
 int wg_fs_join(struct wg_buf *out, const char *a, const char *b);
 
