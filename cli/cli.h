@@ -57,5 +57,8 @@ int cmd_pack_objects(int argc, char **argv);
 int cmd_index_pack(int argc, char **argv);
 int cmd_verify_pack(int argc, char **argv);
 int cmd_unpack_objects(int argc, char **argv);
+int cmd_ls_remote(int argc, char **argv);
+int cmd_clone(int argc, char **argv);
+int cmd_fetch(int argc, char **argv);
 
 #endif

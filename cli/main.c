@@ -36,6 +36,12 @@ static const struct cli_command commands[] = {
 	{ "index-pack", cmd_index_pack, "webgit index-pack [-o <index-file>] [--keep[=<msg>]] "
 	  "[--strict] [--object-format=<format>] (<pack-file> | --stdin [--fix-thin] [<pack-file>])" },
 	{ "verify-pack", cmd_verify_pack, "webgit verify-pack [-v] [-s] <pack>.idx..." },
+	{ "ls-remote", cmd_ls_remote, "webgit ls-remote [--heads] [--tags] [--refs] [--symref] "
+	  "<repository> [<patterns>...]" },
+	{ "fetch", cmd_fetch, "webgit fetch [--prune] [--no-tags] [-q | --progress] "
+	  "[<remote> [<refspec>...]]" },
+	{ "clone", cmd_clone, "webgit clone [--bare | --mirror] [--depth <n>] [--filter <spec>] "
+	  "[-b <branch>] [--single-branch] [-q] <repository> [<directory>]" },
 	{ "unpack-objects", cmd_unpack_objects, "webgit unpack-objects [-n] [-q] < <pack-file>" },
 };
 

@@ -28,32 +28,7 @@
 
 command -v node >/dev/null || skip_all "node not found (the server is a Node script)"
 
-S=$WG_SRC/tests/server
-export GIT_TERMINAL_PROMPT=0
-unset GIT_ASKPASS SSH_ASKPASS
-export GIT_CONFIG_GLOBAL=$HOME/.gitconfig
-
-# Stop every server we started, whatever happens, then let lib.sh count.
-SERVERS=()
-t10_stop_all() {
-	local st=$? s
-	for s in "${SERVERS[@]}"; do "$S/stop.sh" "$s" >/dev/null 2>&1; done
-	return $st
-}
-prev_exit_trap=$(trap -p EXIT)
-prev_exit_trap=${prev_exit_trap#trap -- \'}
-prev_exit_trap=${prev_exit_trap%\' EXIT}
-# shellcheck disable=SC2064 # lib.sh's handler is expanded now, on purpose
-trap "t10_stop_all; $prev_exit_trap" EXIT
-trap 'exit 143' TERM INT
-
-# start NAME ARGS...: start a server with state in ./NAME; sets $url.
-start() {
-	local name=$1
-	shift
-	SERVERS+=("$PWD/$name")
-	url=$("$S/start.sh" "$PWD/$name" "$@")
-}
+. "$(dirname "$0")/http_lib.sh"
 
 # host_of URL: URL without "http://", to put credentials in front.
 host_of() { printf '%s' "${1#http://}"; }

@@ -1,0 +1,109 @@
+/* webgit clone: a new repository from a smart-HTTP remote (git clone, made
+ * without a checkout: webgit has no working-tree layer yet). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "remote/clone.h"
+#include "remote_driver.h"
+#include "util/error.h"
+
+static const char usage_str[] =
+	"webgit clone [--bare | --mirror] [--depth <n>] [--filter <spec>] [-b <branch>] "
+	"[--single-branch] [--ref-format=<format>] [-q | --progress] <repository> [<directory>]";
+
+/* git's "humanish" directory: the last path part without "/.git" or
+ * ".git" (kept as "name.git" for bare clones). */
+static char *default_dir(const char *url, bool bare)
+{
+	size_t n = strlen(url);
+	const char *s;
+	char *d;
+
+	while (n && url[n - 1] == '/')
+		n--;
+	if (n >= 5 && !strncmp(url + n - 5, "/.git", 5))
+		n -= 5;
+	for (s = url + n; s > url && s[-1] != '/' && s[-1] != ':'; s--)
+		;
+	if ((size_t)(url + n - s) >= 4 && !strncmp(url + n - 4, ".git", 4))
+		n -= 4;
+	if (!(d = malloc((size_t)(url + n - s) + 5)))
+		return NULL;
+	snprintf(d, (size_t)(url + n - s) + 5, "%.*s%s", (int)(url + n - s), s, bare ? ".git" : "");
+	return d;
+}
+
+int cmd_clone(int argc, char **argv)
+{
+	struct wg_clone_options o = WG_CLONE_OPTIONS_INIT;
+	struct cli_progress progress = { !cli_progress_default() };
+	struct wg_remote_op *op = NULL;
+	const char *url = NULL, *dir = NULL, *v;
+	char *made = NULL;
+	bool no_single_branch = false;
+	int i, err;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--bare"))
+			o.bare = true;
+		else if (!strcmp(argv[i], "--mirror"))
+			o.mirror = true;
+		else if (!strcmp(argv[i], "--single-branch"))
+			o.single_branch = true;
+		else if (!strcmp(argv[i], "--no-single-branch"))
+			no_single_branch = true, o.single_branch = false;
+		else if (!strcmp(argv[i], "--no-checkout") || !strcmp(argv[i], "-n"))
+			;
+		else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
+			progress.quiet = true;
+		else if (!strcmp(argv[i], "--progress"))
+			progress.quiet = false;
+		else if ((v = cli_option_value(argc, argv, &i, "--depth"))) {
+			char *end;
+			long d = strtol(v, &end, 10);
+			if (*end || d <= 0)
+				return cli_fatal("depth %s is not a positive number", v);
+			o.depth = (unsigned)d;
+		} else if ((v = cli_option_value(argc, argv, &i, "--filter")))
+			o.filter = v;
+		else if ((v = cli_option_value(argc, argv, &i, "--branch")) ||
+			 (v = cli_option_value(argc, argv, &i, "-b")))
+			o.branch = v;
+		else if ((v = cli_option_value(argc, argv, &i, "--ref-format")))
+			o.ref_format = v;
+		else
+			return cli_usage(usage_str);
+	}
+	if (i >= argc || argc - i > 2)
+		return cli_usage(usage_str);
+	url = argv[i];
+	dir = i + 1 < argc ? argv[i + 1] : (made = default_dir(url, o.bare || o.mirror));
+	if (!dir || !*dir) {
+		free(made);
+		return cli_fatal("could not guess a directory name from '%s'", url);
+	}
+	/* --depth implies --single-branch, as in git */
+	if (o.depth && !no_single_branch)
+		o.single_branch = true;
+	o.progress = cli_remote_progress;
+	o.progress_payload = &progress;
+	if (!progress.quiet)
+		fprintf(stderr, "Cloning into %s'%s'...\n", o.bare || o.mirror ? "bare repository " : "",
+			dir);
+	if (!(err = wg_clone_new(&op, url, dir, &o)))
+		err = cli_remote_run(op, url);
+	if (!err && !progress.quiet && wg_clone_was_empty(op))
+		fprintf(stderr, "warning: You appear to have cloned an empty repository.\n");
+	if (err) {
+		/* the message first: freeing the operation removes the directory */
+		cli_fatal_core();
+		wg_remote_op_free(op);
+		free(made);
+		return 128;
+	}
+	wg_remote_op_free(op);
+	free(made);
+	return 0;
+}

@@ -1,0 +1,20 @@
+/* Running a remote operation (core/remote) over the native HTTP client. */
+#ifndef WG_CLI_REMOTE_DRIVER_H
+#define WG_CLI_REMOTE_DRIVER_H
+
+#include <stdbool.h>
+
+#include "remote/operation.h"
+
+/* Drive op to completion against `url`'s origin; 0 or the first error. */
+int cli_remote_run(struct wg_remote_op *op, const char *url);
+
+struct cli_progress {
+	bool quiet;
+};
+/* A wg_remote_progress_fn printing git-style progress to stderr. */
+void cli_remote_progress(const struct wg_remote_progress *p, void *payload);
+/* Show progress unless told otherwise: when stderr is a terminal. */
+bool cli_progress_default(void);
+
+#endif

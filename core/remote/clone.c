@@ -1,0 +1,595 @@
+#include "remote/clone.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pack/indexer.h"
+#include "protocol/fetch.h"
+#include "refs/refdb.h"
+#include "remote/operation_internal.h"
+#include "repo/repo.h"
+#include "util/alloc.h"
+#include "util/error.h"
+#include "util/fs.h"
+
+enum clone_state {
+	CLONE_DISCOVERY = 0,
+	CLONE_NEED_FETCH,
+	CLONE_FETCHING,
+	CLONE_DONE,
+};
+
+struct clone {
+	struct wg_remote_op base;
+	struct wg_clone_options opts;
+	char *url, *path, *branch, *filter, *ref_format;
+	enum clone_state state;
+	struct wg_discovery d;
+	bool created;                 /* we made `path`: remove it unless complete */
+	bool empty;
+	struct wg_repo *repo;
+	const struct wg_remote_ref *head;    /* the remote's HEAD, if any */
+	char *head_branch;                   /* "refs/heads/<b>" HEAD will name */
+	struct wg_oid *wants;
+	size_t nwants;
+	struct wg_fetch_response *resp;
+	struct wg_indexer *ix;
+	struct wg_buf pack_dir;
+	struct wg_oid *shallows;
+	size_t nshallows, shallow_alloc;
+	bool got_end;
+	uint64_t received;
+};
+
+#define CL(op) ((struct clone *)(op))
+
+static int nomem(void)
+{
+	return wg_error_set(WG_ENOMEM, "out of memory");
+}
+
+static const char *const upload_pack_headers_v2[] = {
+	"Git-Protocol: version=2",
+	"Content-Type: application/x-git-upload-pack-request",
+	"Accept: application/x-git-upload-pack-result",
+};
+static const char *const upload_pack_headers_v0[] = {
+	"Content-Type: application/x-git-upload-pack-request",
+	"Accept: application/x-git-upload-pack-result",
+};
+
+/* --- choosing what to fetch ----------------------------------------------------------- */
+
+/* Does the clone take this remote ref? */
+static bool wanted_ref(const struct clone *c, const struct wg_remote_ref *r)
+{
+	if (r->unborn || !strcmp(r->name, "HEAD"))
+		return false;
+	if (c->opts.mirror)
+		return !strncmp(r->name, "refs/", 5);
+	if (c->opts.single_branch)
+		return c->head_branch && !strcmp(r->name, c->head_branch);
+	return !strncmp(r->name, "refs/heads/", 11) || !strncmp(r->name, "refs/tags/", 10);
+}
+
+static int cmp_oid(const void *a, const void *b)
+{
+	return memcmp(((const struct wg_oid *)a)->hash, ((const struct wg_oid *)b)->hash,
+		      sizeof(((const struct wg_oid *)a)->hash));
+}
+
+static int choose_wants(struct clone *c)
+{
+	const struct wg_remote_ref_list *refs = c->d.refs;
+	size_t n = 0;
+
+	if (!(c->wants = wg_calloc(refs->nr ? refs->nr : 1, sizeof(*c->wants))))
+		return nomem();
+	for (size_t i = 0; i < refs->nr; i++)
+		if (wanted_ref(c, &refs->refs[i]))
+			c->wants[n++] = refs->refs[i].oid;
+	qsort(c->wants, n, sizeof(*c->wants), cmp_oid);
+	c->nwants = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!c->nwants || !wg_oid_equal(&c->wants[c->nwants - 1], &c->wants[i]))
+			c->wants[c->nwants++] = c->wants[i];
+	return 0;
+}
+
+/* Which branch HEAD will name: -b, else the remote HEAD's target, else
+ * (a remote without HEAD) main. */
+static int choose_head(struct clone *c)
+{
+	const struct wg_remote_ref_list *refs = c->d.refs;
+	const char *target = NULL;
+	struct wg_buf b = WG_BUF_INIT;
+
+	c->head = wg_remote_ref_list_find(refs, "HEAD");
+	if (c->opts.branch) {
+		if (wg_buf_printf(&b, "refs/heads/%s", c->opts.branch))
+			return nomem();
+		if (!wg_remote_ref_list_find(refs, wg_buf_cstr(&b)) && refs->nr &&
+		    !(c->head && c->head->unborn)) {
+			wg_buf_release(&b);
+			return wg_error_set(WG_ENOTFOUND, "Remote branch %s not found in upstream "
+					    "origin", c->opts.branch);
+		}
+		c->head_branch = (char *)wg_buf_detach(&b, NULL);
+		return c->head_branch ? 0 : nomem();
+	}
+	if (c->head && c->head->symref_target &&
+	    !strncmp(c->head->symref_target, "refs/heads/", 11))
+		target = c->head->symref_target;
+	if (!target) {
+		/* An old server without symref info: the branch HEAD points at. */
+		for (size_t i = 0; c->head && i < refs->nr && !target; i++)
+			if (!strncmp(refs->refs[i].name, "refs/heads/", 11) &&
+			    wg_oid_equal(&refs->refs[i].oid, &c->head->oid))
+				target = refs->refs[i].name;
+	}
+	c->head_branch = wg_strdup(target ? target : "refs/heads/main");
+	return c->head_branch ? 0 : nomem();
+}
+
+/* --- the repository ------------------------------------------------------------------- */
+
+static int create_repo(struct clone *c)
+{
+	struct wg_repo_init_options io = WG_REPO_INIT_OPTIONS_INIT;
+	int err;
+
+	io.bare = c->opts.bare || c->opts.mirror;
+	io.object_format = c->d.algo->name;
+	io.ref_format = c->ref_format;
+	io.initial_branch = c->head_branch + 11;
+	if (!wg_fs_exists(c->path))
+		c->created = true;
+	if ((err = wg_repo_init(&c->repo, c->path, &io)))
+		return err;
+	c->created = true;
+	return wg_fs_join(&c->pack_dir, wg_repo_gitdir(c->repo), "objects/pack");
+}
+
+static int write_config(struct clone *c)
+{
+	struct wg_config *cfg = wg_repo_config(c->repo);
+	struct wg_buf path = WG_BUF_INIT, v = WG_BUF_INIT;
+	const char *b = c->head_branch + 11;
+	int err;
+
+	if ((err = wg_config_set_string(cfg, "remote.origin.url", c->url)))
+		goto done;
+	if (c->opts.mirror) {
+		if ((err = wg_config_set_string(cfg, "remote.origin.fetch", "+refs/*:refs/*")) ||
+		    (err = wg_config_set_string(cfg, "remote.origin.mirror", "true")))
+			goto done;
+	} else if (!c->opts.bare) {
+		if (c->opts.single_branch)
+			err = wg_buf_printf(&v, "+refs/heads/%s:refs/remotes/origin/%s", b, b);
+		else
+			err = wg_buf_adds(&v, "+refs/heads/*:refs/remotes/origin/*");
+		if (err || (err = wg_config_set_string(cfg, "remote.origin.fetch", wg_buf_cstr(&v))))
+			goto done;
+		if (!c->empty) {
+			wg_buf_reset(&v);
+			if ((err = wg_buf_printf(&v, "branch.%s.remote", b)) ||
+			    (err = wg_config_set_string(cfg, wg_buf_cstr(&v), "origin")))
+				goto done;
+			wg_buf_reset(&v);
+			if ((err = wg_buf_printf(&v, "branch.%s.merge", b)) ||
+			    (err = wg_config_set_string(cfg, wg_buf_cstr(&v), c->head_branch)))
+				goto done;
+		}
+	}
+	if (c->filter &&
+	    ((err = wg_config_set_string(cfg, "core.repositoryformatversion", "1")) ||
+	     (err = wg_config_set_string(cfg, "remote.origin.promisor", "true")) ||
+	     (err = wg_config_set_string(cfg, "remote.origin.partialclonefilter", c->filter)) ||
+	     (err = wg_config_set_string(cfg, "extensions.partialclone", "origin"))))
+		goto done;
+	if (!(err = wg_fs_join(&path, wg_repo_gitdir(c->repo), "config")))
+		err = wg_config_write_file(cfg, wg_buf_cstr(&path));
+done:
+	wg_buf_release(&path);
+	wg_buf_release(&v);
+	return err == WG_ENOMEM ? nomem() : err;
+}
+
+/* The local name of a remote ref, or NULL to skip it. */
+static int local_name(const struct clone *c, const struct wg_remote_ref *r, struct wg_buf *out)
+{
+	wg_buf_reset(out);
+	if (!wanted_ref(c, r))
+		return 0;
+	if (c->opts.mirror || c->opts.bare || !strncmp(r->name, "refs/tags/", 10))
+		return wg_buf_adds(out, r->name) ? nomem() : 0;
+	return wg_buf_printf(out, "refs/remotes/origin/%s", r->name + 11) ? nomem() : 0;
+}
+
+static bool follows_tag(struct clone *c, const struct wg_remote_ref *r)
+{
+	return !c->opts.mirror && strncmp(r->name, "refs/tags/", 10) == 0 && !r->unborn &&
+	       wg_odb_exists(wg_repo_odb(c->repo), &r->oid) > 0;
+}
+
+static int write_refs(struct clone *c)
+{
+	struct wg_refdb *db = wg_repo_refdb(c->repo);
+	struct wg_ref_transaction *tx = NULL;
+	struct wg_buf name = WG_BUF_INIT, msg = WG_BUF_INIT;
+	const struct wg_remote_ref_list *refs = c->d.refs;
+	const struct wg_remote_ref *head_ref = wg_remote_ref_list_find(refs, c->head_branch);
+	int err;
+
+	if ((err = wg_buf_printf(&msg, "clone: from %s", c->url)) ||
+	    (err = wg_ref_transaction_new(&tx, db)))
+		goto done;
+	for (size_t i = 0; i < refs->nr; i++) {
+		if ((err = local_name(c, &refs->refs[i], &name)))
+			goto done;
+		/* Tag following (a single-branch or shallow clone wants only its
+		 * branch): a tag whose object arrived anyway (include-tag, or
+		 * one naming a tree or blob of the branch) is kept, as git does. */
+		if (!name.len && follows_tag(c, &refs->refs[i]) &&
+		    (err = wg_buf_adds(&name, refs->refs[i].name) ? nomem() : 0))
+			goto done;
+		/* git logs only the branch and HEAD of a new clone */
+		if (name.len && (err = wg_ref_transaction_create(tx, wg_buf_cstr(&name),
+								 &refs->refs[i].oid,
+								 WG_REF_SKIP_REFLOG,
+								 wg_buf_cstr(&msg))))
+			goto done;
+	}
+	/* The local branch a non-bare clone starts on. */
+	if (!c->opts.bare && !c->opts.mirror && head_ref && !head_ref->unborn &&
+	    (err = wg_ref_transaction_create(tx, c->head_branch, &head_ref->oid, 0,
+					     wg_buf_cstr(&msg))))
+		goto done;
+	if ((err = wg_ref_transaction_commit(tx)))
+		goto done;
+	wg_ref_transaction_free(tx);
+	tx = NULL;
+	/* HEAD was made by init; origin/HEAD follows the remote's HEAD (not
+	 * in a single-branch clone, as with git). */
+	if (!c->opts.bare && !c->opts.mirror && !c->opts.single_branch && head_ref &&
+	    !head_ref->unborn) {
+		wg_buf_reset(&name);
+		if ((err = wg_buf_printf(&name, "refs/remotes/origin/%s", c->head_branch + 11)) ||
+		    (err = wg_refdb_symref_update(db, "refs/remotes/origin/HEAD",
+						  wg_buf_cstr(&name), wg_buf_cstr(&msg))))
+			goto done;
+	}
+done:
+	wg_ref_transaction_free(tx);
+	wg_buf_release(&name);
+	wg_buf_release(&msg);
+	return err;
+}
+
+static int write_shallow(struct clone *c)
+{
+	struct wg_buf path = WG_BUF_INIT, data = WG_BUF_INIT;
+	char hex[WG_MAX_HEXSZ + 1];
+	int err = 0;
+
+	if (!c->nshallows)
+		return 0;
+	qsort(c->shallows, c->nshallows, sizeof(*c->shallows), cmp_oid);
+	for (size_t i = 0; i < c->nshallows && !err; i++)
+		if (!i || !wg_oid_equal(&c->shallows[i - 1], &c->shallows[i]))
+			err = wg_buf_printf(&data, "%s\n", wg_oid_to_hex(&c->shallows[i], hex));
+	if (!err && !(err = wg_fs_join(&path, wg_repo_gitdir(c->repo), "shallow")))
+		err = wg_fs_write_new_file(wg_buf_cstr(&path), data.data, data.len, 0666);
+	wg_buf_release(&path);
+	wg_buf_release(&data);
+	return err;
+}
+
+/* A partial clone's pack is marked as coming from the promisor remote, so
+ * git (and we) may fetch what it lacks from there. */
+static int write_promisor(struct clone *c, const unsigned char *pack_hash)
+{
+	struct wg_buf path = WG_BUF_INIT;
+	char hex[WG_MAX_HEXSZ + 1];
+	struct wg_oid h;
+	int err;
+
+	wg_oid_from_raw(&h, c->d.algo, pack_hash);
+	if (!(err = wg_buf_printf(&path, "%s/pack-%s.promisor", wg_buf_cstr(&c->pack_dir),
+				  wg_oid_to_hex(&h, hex))))
+		err = wg_fs_write_new_file(wg_buf_cstr(&path), "", 0, 0444);
+	wg_buf_release(&path);
+	return err == WG_ENOMEM ? nomem() : err;
+}
+
+/* Every wanted object must now be here: a server that sends a pack
+ * without them would otherwise leave refs to nothing. */
+static int check_wants(struct clone *c)
+{
+	char hex[WG_MAX_HEXSZ + 1];
+
+	for (size_t i = 0; i < c->nwants; i++)
+		if (wg_odb_exists(wg_repo_odb(c->repo), &c->wants[i]) <= 0)
+			return wg_error_set(WG_ECORRUPT, "the server did not send %s, which it "
+					    "advertised", wg_oid_to_hex(&c->wants[i], hex));
+	return 0;
+}
+
+static int complete(struct clone *c)
+{
+	int err;
+
+	if ((err = write_shallow(c)) || (err = check_wants(c)) || (err = write_refs(c)) ||
+	    (err = write_config(c)))
+		return err;
+	c->state = CLONE_DONE;
+	return 0;
+}
+
+/* --- the fetch ---------------------------------------------------------------------- */
+
+static int ix_progress(const struct wg_indexer_progress *p, void *payload)
+{
+	struct clone *c = payload;
+	struct wg_remote_progress rp = { 0 };
+
+	if (p->total_deltas && p->received_objects == p->total_objects) {
+		rp.phase = "Resolving deltas";
+		rp.done = p->resolved_deltas;
+		rp.total = p->total_deltas;
+		rp.finished = p->resolved_deltas == p->total_deltas;
+	} else {
+		rp.phase = "Receiving objects";
+		rp.done = p->received_objects;
+		rp.total = p->total_objects;
+		rp.bytes = p->received_bytes;
+		rp.finished = p->received_objects == p->total_objects;
+	}
+	wg_remote_report(&c->base, &rp);
+	return 0;
+}
+
+static int start_indexer(struct clone *c)
+{
+	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
+
+	o.algo = c->d.algo;
+	o.pack_dir = wg_buf_cstr(&c->pack_dir);
+	o.progress = c->base.progress ? ix_progress : NULL;
+	o.payload = c;
+	return wg_indexer_new(&c->ix, &o);
+}
+
+static int fetch_request(struct clone *c)
+{
+	struct wg_fetch_args args = WG_FETCH_ARGS_INIT;
+	int err;
+
+	args.algo = c->d.algo;
+	args.wants = c->wants;
+	args.nwants = c->nwants;
+	args.done = true;
+	args.ofs_delta = true;
+	args.include_tag = !c->opts.mirror;
+	args.no_progress = !c->base.progress;
+	args.depth = c->opts.depth;
+	args.filter = c->filter;
+	wg_buf_reset(&c->base.body);
+	if (c->d.version == 2)
+		err = wg_fetch_request_v2(&c->base.body, c->d.caps, &args);
+	else
+		err = wg_fetch_request_v0(&c->base.body, c->d.caps, &args);
+	if (err || (err = wg_fetch_response_new_for(&c->resp, c->d.caps, &args)))
+		return err;
+	if (c->d.version == 2)
+		return wg_remote_op_set_request(&c->base, "POST", c->d.url, "/git-upload-pack",
+						upload_pack_headers_v2, 3);
+	return wg_remote_op_set_request(&c->base, "POST", c->d.url, "/git-upload-pack",
+					upload_pack_headers_v0, 2);
+}
+
+static int clone_next(struct wg_remote_op *op)
+{
+	struct clone *c = CL(op);
+	int err;
+
+	switch (c->state) {
+	case CLONE_DISCOVERY:
+		err = wg_discovery_next_request(&c->d, op);
+		if (err != WG_ITEROVER)
+			return err;
+		if ((err = choose_head(c)) || (err = choose_wants(c)) || (err = create_repo(c)))
+			return err;
+		if (!c->nwants) {
+			c->empty = true;
+			if ((err = complete(c)))
+				return err;
+			return WG_ITEROVER;
+		}
+		c->state = CLONE_NEED_FETCH;
+		/* fall through */
+	case CLONE_NEED_FETCH:
+		if ((err = fetch_request(c)))
+			return err;
+		c->state = CLONE_FETCHING;
+		return 0;
+	case CLONE_DONE:
+		return WG_ITEROVER;
+	default:
+		return wg_error_set(WG_EINVALID, "clone: a response is still expected");
+	}
+}
+
+static int clone_begin(struct wg_remote_op *op, int status, const char *type)
+{
+	struct clone *c = CL(op);
+
+	if (c->state == CLONE_DISCOVERY)
+		return wg_discovery_response_begin(&c->d, status, type);
+	return wg_remote_check_response(c->d.url, status, type,
+					"application/x-git-upload-pack-result");
+}
+
+static int add_shallow(struct clone *c, const struct wg_oid *oid)
+{
+	if (c->nshallows == c->shallow_alloc) {
+		size_t n = c->shallow_alloc ? 2 * c->shallow_alloc : 16;
+		struct wg_oid *v = wg_realloc(c->shallows, n * sizeof(*v));
+		if (!v)
+			return nomem();
+		c->shallows = v;
+		c->shallow_alloc = n;
+	}
+	c->shallows[c->nshallows++] = *oid;
+	return 0;
+}
+
+static int clone_feed(struct wg_remote_op *op, const void *data, size_t len)
+{
+	struct clone *c = CL(op);
+	const void *in = data;
+	size_t in_len = len;
+	int err;
+
+	if (c->state == CLONE_DISCOVERY)
+		return wg_discovery_feed(&c->d, data, len);
+	for (;;) {
+		struct wg_fetch_event ev;
+		struct wg_remote_progress rp = { 0 };
+
+		err = wg_fetch_response_next(c->resp, &ev, &in, &in_len);
+		if (err == WG_ENEEDMORE)
+			return 0;
+		if (err)
+			return err;
+		switch (ev.kind) {
+		case WG_FETCH_EV_PACK_DATA:
+			if (!c->ix && (err = start_indexer(c)))
+				return err;
+			c->received += ev.len;
+			if ((err = wg_indexer_feed(c->ix, ev.data, ev.len)))
+				return err;
+			break;
+		case WG_FETCH_EV_SHALLOW:
+			if (!c->opts.depth)
+				return wg_error_set(WG_ECORRUPT, "the server sent a shallow line "
+						    "for a clone that asked for no depth");
+			if ((err = add_shallow(c, &ev.oid)))
+				return err;
+			break;
+		case WG_FETCH_EV_UNSHALLOW:
+			return wg_error_set(WG_ECORRUPT, "the server sent an unshallow line to "
+					    "a new clone");
+		case WG_FETCH_EV_PROGRESS:
+			rp.phase = ev.progress->phase;
+			rp.done = ev.progress->done;
+			rp.total = ev.progress->total;
+			rp.finished = ev.progress->eol;
+			rp.remote = true;
+			rp.line = ev.progress->line;
+			wg_remote_report(op, &rp);
+			break;
+		case WG_FETCH_EV_END:
+			c->got_end = true;
+			break;
+		default:
+			/* acknowledgments and wanted-refs: nothing to do for a
+			 * clone that sent "done" */
+			break;
+		}
+	}
+}
+
+static int clone_end(struct wg_remote_op *op)
+{
+	struct clone *c = CL(op);
+	unsigned char pack_hash[WG_MAX_RAWSZ];
+	int err;
+
+	if (c->state == CLONE_DISCOVERY)
+		return wg_discovery_response_end(&c->d);
+	if ((err = wg_fetch_response_finish(c->resp)))
+		return err;
+	if (!c->ix)
+		return wg_error_set(WG_ECORRUPT, "the server sent no pack");
+	/* The pack and its index are in place (renamed, .idx last) before
+	 * any ref names their objects. */
+	if ((err = wg_indexer_finish(c->ix, pack_hash)))
+		return err;
+	if (c->filter && (err = write_promisor(c, pack_hash)))
+		return err;
+	return complete(c);
+}
+
+static void clone_free(struct wg_remote_op *op)
+{
+	struct clone *c = CL(op);
+
+	wg_indexer_free(c->ix);
+	wg_fetch_response_free(c->resp);
+	wg_repo_free(c->repo);
+	if (c->created && c->state != CLONE_DONE)
+		wg_fs_remove_tree(c->path);
+	wg_discovery_release(&c->d);
+	wg_free(c->url);
+	wg_free(c->path);
+	wg_free(c->branch);
+	wg_free(c->filter);
+	wg_free(c->ref_format);
+	wg_free(c->head_branch);
+	wg_free(c->wants);
+	wg_free(c->shallows);
+	wg_buf_release(&c->pack_dir);
+	wg_free(c);
+}
+
+static const struct wg_remote_op_vtable clone_vtable = {
+	clone_next, clone_begin, clone_feed, clone_end, clone_free,
+};
+
+int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
+		 const struct wg_clone_options *opts)
+{
+	static const struct wg_clone_options defaults = WG_CLONE_OPTIONS_INIT;
+	struct clone *c;
+	int err;
+
+	if (!opts)
+		opts = &defaults;
+	if (wg_fs_exists(path) && !wg_fs_dir_is_empty(path))
+		return wg_error_set(WG_EEXISTS, "destination path '%s' already exists and is "
+				    "not an empty directory.", path);
+	if (!(c = wg_calloc(1, sizeof(*c))))
+		return nomem();
+	c->base.vt = &clone_vtable;
+	c->opts = *opts;
+	c->base.progress = opts->progress;
+	c->base.progress_payload = opts->progress_payload;
+	if (!(c->url = wg_strdup(url)) || !(c->path = wg_strdup(path)) ||
+	    (opts->branch && !(c->branch = wg_strdup(opts->branch))) ||
+	    (opts->filter && !(c->filter = wg_strdup(opts->filter))) ||
+	    (opts->ref_format && !(c->ref_format = wg_strdup(opts->ref_format)))) {
+		clone_free(&c->base);
+		return nomem();
+	}
+	c->opts.branch = c->branch;
+	c->opts.filter = c->filter;
+	c->opts.ref_format = c->ref_format;
+	if ((err = wg_discovery_init(&c->d, url, NULL))) {
+		clone_free(&c->base);
+		return err;
+	}
+	*out = &c->base;
+	return 0;
+}
+
+int wg_clone_protocol(struct wg_remote_op *op)
+{
+	return CL(op)->d.version;
+}
+
+bool wg_clone_was_empty(struct wg_remote_op *op)
+{
+	return CL(op)->empty;
+}

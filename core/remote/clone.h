@@ -1,0 +1,39 @@
+/* clone: a new repository from a smart-HTTP remote, as `git clone` makes it
+ * (protocol v2, or v0/v1 when the server has no v2): ref discovery, one
+ * fetch of everything wanted, the pack indexed as it streams in, then refs,
+ * reflogs and configuration in one step once the pack is safely stored.
+ *
+ * The repository is created when the remote's object format is known (it
+ * is the remote's); until the operation completes it is not a finished
+ * clone, and freeing the operation early removes it. The target must not
+ * exist or be an empty directory. A non-bare clone is made without a
+ * checkout (webgit has no working-tree layer yet): HEAD, the branch and the
+ * remote-tracking refs are set, as with `git clone --no-checkout`. */
+#ifndef WG_REMOTE_CLONE_H
+#define WG_REMOTE_CLONE_H
+
+#include <stdbool.h>
+
+#include "remote/operation.h"
+
+struct wg_clone_options {
+	unsigned version;
+	bool bare;
+	bool mirror;                 /* implies bare; every ref, mirrored one to one */
+	const char *branch;          /* -b: the branch HEAD names; NULL: the remote's HEAD */
+	bool single_branch;
+	unsigned depth;              /* 0: full history */
+	const char *filter;          /* partial clone filter spec, or NULL */
+	const char *ref_format;      /* NULL: webgit's default (reftable) */
+	wg_remote_progress_fn progress;
+	void *progress_payload;
+};
+#define WG_CLONE_OPTIONS_INIT { 1, false, false, NULL, false, 0, NULL, NULL, NULL, NULL }
+
+int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
+		 const struct wg_clone_options *opts);
+/* After completion: the protocol used, and whether the remote was empty. */
+int wg_clone_protocol(struct wg_remote_op *op);
+bool wg_clone_was_empty(struct wg_remote_op *op);
+
+#endif

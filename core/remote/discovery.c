@@ -1,0 +1,126 @@
+/* Ref discovery, the first step of ls-remote, clone and fetch: the
+ * advertisement from info/refs (protocol v2 asked for with Git-Protocol,
+ * v0/v1 accepted), then ls-refs when the server speaks v2. */
+#include "remote/operation_internal.h"
+
+#include <string.h>
+
+#include "util/alloc.h"
+#include "util/error.h"
+
+static const char *const info_refs_headers[] = {
+	"Git-Protocol: version=2",
+	"Accept: application/x-git-upload-pack-advertisement",
+};
+
+static const char *const upload_pack_headers[] = {
+	"Git-Protocol: version=2",
+	"Content-Type: application/x-git-upload-pack-request",
+	"Accept: application/x-git-upload-pack-result",
+};
+
+int wg_discovery_init(struct wg_discovery *d, const char *url,
+		      const struct wg_hash_algo *expected)
+{
+	size_t n = strlen(url);
+
+	memset(d, 0, sizeof(*d));
+	while (n && url[n - 1] == '/')
+		n--;
+	if (!n || (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)))
+		return wg_error_set(WG_EUNSUPPORTED, "'%s' is not an http:// or https:// URL",
+				    url);
+	if (!(d->url = wg_strndup(url, n)))
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	d->expected = expected;
+	return 0;
+}
+
+void wg_discovery_release(struct wg_discovery *d)
+{
+	wg_free(d->url);
+	wg_advertisement_free(d->adv);
+	wg_ls_refs_parser_free(d->ls);
+	memset(d, 0, sizeof(*d));
+}
+
+int wg_discovery_next_request(struct wg_discovery *d, struct wg_remote_op *op)
+{
+	struct wg_ls_refs_options lo = WG_LS_REFS_OPTIONS_INIT;
+	int err;
+
+	switch (d->state) {
+	case WG_DISCOVERY_START:
+		if ((err = wg_advertisement_new(&d->adv, "git-upload-pack", d->expected)))
+			return err;
+		wg_buf_reset(&op->body);
+		if ((err = wg_remote_op_set_request(op, "GET", d->url,
+						    "/info/refs?service=git-upload-pack",
+						    info_refs_headers, 2)))
+			return err;
+		d->state = WG_DISCOVERY_INFO_REFS;
+		return 0;
+	case WG_DISCOVERY_NEED_LS_REFS:
+		lo.agent = "webgit/0.1";
+		lo.algo = d->algo;
+		lo.prefixes = d->prefixes;
+		lo.prefix_count = d->nprefixes;
+		wg_buf_reset(&op->body);
+		if ((err = wg_ls_refs_request(&op->body, d->caps, &lo)) ||
+		    (err = wg_ls_refs_parser_new(&d->ls, d->algo)) ||
+		    (err = wg_remote_op_set_request(op, "POST", d->url, "/git-upload-pack",
+						    upload_pack_headers, 3)))
+			return err;
+		d->state = WG_DISCOVERY_LS_REFS;
+		return 0;
+	case WG_DISCOVERY_DONE:
+		return WG_ITEROVER;
+	default:
+		return wg_error_set(WG_EINVALID, "ref discovery: a response is still expected");
+	}
+}
+
+int wg_discovery_response_begin(struct wg_discovery *d, int status, const char *content_type)
+{
+	if (d->state == WG_DISCOVERY_INFO_REFS)
+		return wg_remote_check_response(d->url, status, content_type,
+						"application/x-git-upload-pack-advertisement");
+	return wg_remote_check_response(d->url, status, content_type,
+					"application/x-git-upload-pack-result");
+}
+
+int wg_discovery_feed(struct wg_discovery *d, const void *data, size_t len)
+{
+	int err;
+
+	if (d->state == WG_DISCOVERY_INFO_REFS)
+		err = wg_advertisement_feed(d->adv, data, len);
+	else
+		err = wg_ls_refs_parser_feed(d->ls, data, len);
+	return err == WG_ENEEDMORE ? 0 : err;
+}
+
+int wg_discovery_response_end(struct wg_discovery *d)
+{
+	int err;
+
+	if (d->state == WG_DISCOVERY_INFO_REFS) {
+		if ((err = wg_advertisement_finish(d->adv)))
+			return err;
+		d->version = wg_advertisement_version(d->adv);
+		d->caps = wg_advertisement_caps(d->adv);
+		d->algo = wg_advertisement_hash_algo(d->adv);
+		if (d->version == 2) {
+			d->state = WG_DISCOVERY_NEED_LS_REFS;
+		} else {
+			d->refs = wg_advertisement_refs(d->adv);
+			d->state = WG_DISCOVERY_DONE;
+		}
+		return 0;
+	}
+	if ((err = wg_ls_refs_parser_finish(d->ls)))
+		return err;
+	d->refs = wg_ls_refs_parser_refs(d->ls);
+	d->state = WG_DISCOVERY_DONE;
+	return 0;
+}

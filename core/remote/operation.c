@@ -1,0 +1,127 @@
+/* The generic half of a remote operation: dispatch with sticky errors, the
+ * request buffer, response checks. */
+#include "remote/operation_internal.h"
+
+#include <string.h>
+
+#include "util/error.h"
+
+static int sticky(struct wg_remote_op *op, int err)
+{
+	if (err && err != WG_ITEROVER && !op->error)
+		op->error = err;
+	return err;
+}
+
+static int failed(struct wg_remote_op *op)
+{
+	/* Replay the first failure's code; its message is still the
+	 * thread's last one unless the caller did other work in between. */
+	return op->error;
+}
+
+int wg_remote_op_next_request(struct wg_remote_op *op, const struct wg_http_request **out)
+{
+	int err;
+
+	if (op->error)
+		return failed(op);
+	if (op->complete)
+		return WG_ITEROVER;
+	if (op->in_response)
+		return sticky(op, wg_error_set(WG_EINVALID, "the previous response is not "
+						 "finished (call wg_remote_op_response_end)"));
+	err = op->vt->next_request(op);
+	if (err == WG_ITEROVER) {
+		op->complete = true;
+		return err;
+	}
+	if (err)
+		return sticky(op, err);
+	*out = &op->req;
+	return 0;
+}
+
+int wg_remote_op_response_begin(struct wg_remote_op *op, int status, const char *content_type)
+{
+	if (op->error)
+		return failed(op);
+	op->in_response = true;
+	return sticky(op, op->vt->response_begin(op, status, content_type));
+}
+
+int wg_remote_op_feed(struct wg_remote_op *op, const void *data, size_t len)
+{
+	if (op->error)
+		return failed(op);
+	if (!op->in_response)
+		return sticky(op, wg_error_set(WG_EINVALID, "response bytes before "
+						 "wg_remote_op_response_begin"));
+	return sticky(op, op->vt->feed(op, data, len));
+}
+
+int wg_remote_op_response_end(struct wg_remote_op *op)
+{
+	if (op->error)
+		return failed(op);
+	op->in_response = false;
+	return sticky(op, op->vt->response_end(op));
+}
+
+void wg_remote_op_free(struct wg_remote_op *op)
+{
+	if (!op)
+		return;
+	wg_buf_release(&op->url);
+	wg_buf_release(&op->body);
+	op->vt->free(op);
+}
+
+int wg_remote_op_set_request(struct wg_remote_op *op, const char *method, const char *base,
+			     const char *suffix, const char *const *headers, size_t nheaders)
+{
+	if (nheaders > WG_REMOTE_MAX_HEADERS)
+		return wg_error_set(WG_EINVALID, "too many request headers");
+	wg_buf_reset(&op->url);
+	if (wg_buf_adds(&op->url, base) || wg_buf_adds(&op->url, suffix))
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	for (size_t i = 0; i < nheaders; i++)
+		op->headers[i] = headers[i];
+	op->req.method = method;
+	op->req.url = wg_buf_cstr(&op->url);
+	op->req.headers = op->headers;
+	op->req.nheaders = nheaders;
+	op->req.body = strcmp(method, "POST") ? NULL : op->body.data;
+	op->req.body_len = strcmp(method, "POST") ? 0 : op->body.len;
+	return 0;
+}
+
+int wg_remote_check_response(const char *url, int status, const char *content_type,
+			     const char *expected_type)
+{
+	size_t n = strlen(expected_type);
+
+	if (status == 401)
+		return wg_error_set(WG_ERROR, "Authentication failed for '%s'", url);
+	if (status == 403)
+		return wg_error_set(WG_ERROR, "access to '%s' denied (HTTP 403)", url);
+	if (status == 404)
+		return wg_error_set(WG_ENOTFOUND, "repository '%s' not found", url);
+	if (status != 200)
+		return wg_error_set(WG_ERROR, "unable to access '%s': the server answered "
+				    "HTTP %d", url, status);
+	/* "application/x-git-upload-pack-result; charset=..." is fine. */
+	if (!content_type || strncmp(content_type, expected_type, n) ||
+	    (content_type[n] && content_type[n] != ';' && content_type[n] != ' '))
+		return wg_error_set(WG_EUNSUPPORTED, "'%s' is not a smart Git HTTP server "
+				    "(Content-Type '%s', expected '%s'); dumb HTTP is not "
+				    "supported", url, content_type ? content_type : "",
+				    expected_type);
+	return 0;
+}
+
+void wg_remote_report(struct wg_remote_op *op, const struct wg_remote_progress *p)
+{
+	if (op->progress)
+		op->progress(p, op->progress_payload);
+}

@@ -1,0 +1,61 @@
+/* The shape every network operation (ls-remote, clone, fetch, push) has:
+ * a sans-IO state machine (design rule 1). The caller owns the transport:
+ *
+ *	const struct wg_http_request *req;
+ *	while ((err = wg_remote_op_next_request(op, &req)) == 0) {
+ *		send req (method, url, headers, body) with fetch() or a socket;
+ *		wg_remote_op_response_begin(op, status, content_type);
+ *		for each chunk of the body, as it arrives:
+ *			wg_remote_op_feed(op, chunk, len);
+ *		wg_remote_op_response_end(op);
+ *	}
+ *	err == WG_ITEROVER: the operation completed and its result is applied;
+ *	otherwise it failed; wg_remote_op_free() in any case.
+ *
+ * An operation never blocks, never owns a socket and keeps no global state.
+ * Freeing it before completion (an abort, at any byte) undoes what it
+ * prepared: the repository stays as it was (a clone removes the repository
+ * it was creating). Errors are sticky: after one, every call returns it. */
+#ifndef WG_REMOTE_OPERATION_H
+#define WG_REMOTE_OPERATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One HTTP request the operation wants made. Everything stays valid until
+ * the next call on the operation. */
+struct wg_http_request {
+	const char *method;            /* "GET" or "POST" */
+	const char *url;               /* absolute */
+	const char *const *headers;    /* "Name: value" */
+	size_t nheaders;
+	const unsigned char *body;
+	size_t body_len;
+};
+
+/* Progress, for a display: the server's own phases (counting, compressing)
+ * and ours (receiving, resolving deltas). */
+struct wg_remote_progress {
+	const char *phase;     /* "Counting objects", "Receiving objects", ... */
+	uint64_t done;
+	uint64_t total;        /* 0 if unknown */
+	uint64_t bytes;        /* bytes received so far (receiving), else 0 */
+	bool finished;         /* the phase is over */
+	bool remote;           /* reported by the server (its text is in line) */
+	const char *line;      /* the server's line, sanitised; NULL for ours */
+};
+
+typedef void (*wg_remote_progress_fn)(const struct wg_remote_progress *progress, void *payload);
+
+struct wg_remote_op;
+
+/* 0 with *out: make that request. WG_ITEROVER: the operation is complete. */
+int wg_remote_op_next_request(struct wg_remote_op *op, const struct wg_http_request **out);
+/* The response's status and Content-Type (NULL if none). */
+int wg_remote_op_response_begin(struct wg_remote_op *op, int status, const char *content_type);
+int wg_remote_op_feed(struct wg_remote_op *op, const void *data, size_t len);
+int wg_remote_op_response_end(struct wg_remote_op *op);
+void wg_remote_op_free(struct wg_remote_op *op);
+
+#endif

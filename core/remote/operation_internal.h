@@ -1,0 +1,82 @@
+/* For the operations in core/remote: the vtable behind wg_remote_op, the
+ * request it hands out, and the ref discovery every fetch-side operation
+ * starts with. Not a public header. */
+#ifndef WG_REMOTE_OPERATION_INTERNAL_H
+#define WG_REMOTE_OPERATION_INTERNAL_H
+
+#include "hash/hash.h"
+#include "protocol/advertisement.h"
+#include "protocol/capabilities.h"
+#include "protocol/ls_refs.h"
+#include "remote/operation.h"
+#include "util/buf.h"
+
+struct wg_remote_op_vtable {
+	/* 0 and a request in op->req, or WG_ITEROVER when complete. */
+	int (*next_request)(struct wg_remote_op *op);
+	int (*response_begin)(struct wg_remote_op *op, int status, const char *content_type);
+	int (*feed)(struct wg_remote_op *op, const void *data, size_t len);
+	int (*response_end)(struct wg_remote_op *op);
+	void (*free)(struct wg_remote_op *op);   /* undo whatever is not complete */
+};
+
+#define WG_REMOTE_MAX_HEADERS 8
+
+struct wg_remote_op {
+	const struct wg_remote_op_vtable *vt;
+	int error;                     /* sticky */
+	bool complete;
+	bool in_response;              /* between begin and end */
+	struct wg_http_request req;
+	struct wg_buf url;
+	struct wg_buf body;
+	const char *headers[WG_REMOTE_MAX_HEADERS];
+	wg_remote_progress_fn progress;
+	void *progress_payload;
+};
+
+/* Prepare op->req: method, "<base><suffix>", the given headers (static
+ * strings) and op->body as the body (for POST). */
+int wg_remote_op_set_request(struct wg_remote_op *op, const char *method, const char *base,
+			     const char *suffix, const char *const *headers, size_t nheaders);
+/* The standard checks of a smart-HTTP response: 200 and the expected
+ * content type (git's messages for 401/403/404 and for a dumb server). */
+int wg_remote_check_response(const char *url, int status, const char *content_type,
+			     const char *expected_type);
+void wg_remote_report(struct wg_remote_op *op, const struct wg_remote_progress *p);
+
+/* Ref discovery: GET info/refs (asking for protocol v2), then, if the
+ * server speaks v2, an ls-refs request. */
+enum wg_discovery_state {
+	WG_DISCOVERY_START = 0,
+	WG_DISCOVERY_INFO_REFS,       /* waiting for the advertisement */
+	WG_DISCOVERY_NEED_LS_REFS,
+	WG_DISCOVERY_LS_REFS,         /* waiting for the ls-refs response */
+	WG_DISCOVERY_DONE,
+};
+
+struct wg_discovery {
+	enum wg_discovery_state state;
+	char *url;                              /* without a trailing '/' */
+	const struct wg_hash_algo *expected;    /* NULL: take the server's */
+	const char *const *prefixes;            /* ls-refs ref-prefix values */
+	size_t nprefixes;
+	struct wg_advertisement *adv;
+	struct wg_ls_refs_parser *ls;
+	int version;                            /* 0, 1 or 2 once known */
+	const struct wg_hash_algo *algo;        /* the remote's object format */
+	const struct wg_caps *caps;             /* owned by adv */
+	const struct wg_remote_ref_list *refs;  /* owned by adv or ls */
+};
+
+int wg_discovery_init(struct wg_discovery *d, const char *url,
+		      const struct wg_hash_algo *expected);
+void wg_discovery_release(struct wg_discovery *d);
+/* Drive discovery through op: returns 0 with a request set, WG_ITEROVER when
+ * the refs are known, or an error. */
+int wg_discovery_next_request(struct wg_discovery *d, struct wg_remote_op *op);
+int wg_discovery_response_begin(struct wg_discovery *d, int status, const char *content_type);
+int wg_discovery_feed(struct wg_discovery *d, const void *data, size_t len);
+int wg_discovery_response_end(struct wg_discovery *d);
+
+#endif

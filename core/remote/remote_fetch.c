@@ -1,0 +1,789 @@
+#include "remote/remote_fetch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pack/indexer.h"
+#include "protocol/fetch.h"
+#include "refs/refdb.h"
+#include "remote/negotiator.h"
+#include "remote/operation_internal.h"
+#include "remote/refspec.h"
+#include "util/alloc.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include "util/lockfile.h"
+
+/* git gives up offering haves after this many without a new common one. */
+#define MAX_IN_VAIN 256
+#define FIRST_BATCH 32
+#define MAX_BATCH 256
+
+enum rf_state { RF_DISCOVERY = 0, RF_NEGOTIATE, RF_WAITING, RF_DONE };
+
+struct rf_update {
+	struct wg_remote_fetch_update pub;
+	bool force;
+	bool is_tag_follow;          /* only if its object arrives */
+	bool for_merge;
+	const char *kind;            /* "branch", "tag", "" for FETCH_HEAD */
+	const char *short_name;      /* into pub.remote_name */
+};
+
+struct rfetch {
+	struct wg_remote_op base;
+	struct wg_repo *repo;
+	char *remote, *url;
+	struct wg_refspec *specs;
+	size_t nspecs;
+	struct wg_remote_fetch_options opts;
+	enum rf_state state;
+	struct wg_discovery d;
+	char **prefixes;
+	size_t nprefixes;
+	struct rf_update *updates;
+	size_t nupdates;
+	struct wg_remote_fetch_update *pub;   /* the completed list */
+	struct wg_oid *wants;
+	size_t nwants;
+	struct wg_negotiator *neg;
+	struct wg_oid *haves;                 /* common ones first, then this round's */
+	size_t nhaves, ncommon, haves_alloc;
+	size_t batch, in_vain;
+	bool exhausted, done_sent, ready;
+	unsigned rounds;
+	struct wg_fetch_response *resp;
+	struct wg_indexer *ix;
+	struct wg_buf pack_dir;           /* the indexer keeps a pointer to it */
+	uint64_t pack_bytes;
+	bool got_end;
+};
+
+#define RF(op) ((struct rfetch *)(op))
+
+static int nomem(void)
+{
+	return wg_error_set(WG_ENOMEM, "out of memory");
+}
+
+static const char *const headers_v2[] = {
+	"Git-Protocol: version=2",
+	"Content-Type: application/x-git-upload-pack-request",
+	"Accept: application/x-git-upload-pack-result",
+};
+static const char *const headers_v0[] = {
+	"Content-Type: application/x-git-upload-pack-request",
+	"Accept: application/x-git-upload-pack-result",
+};
+
+/* --- planning: which refs, which objects ------------------------------------------ */
+
+static int add_update(struct rfetch *f, const struct wg_remote_ref *r, const char *local,
+		      bool force, bool follow)
+{
+	struct rf_update *u;
+	struct wg_ref cur;
+	int err;
+
+	u = wg_realloc(f->updates, (f->nupdates + 1) * sizeof(*u));
+	if (!u)
+		return nomem();
+	f->updates = u;
+	u = &f->updates[f->nupdates];
+	memset(u, 0, sizeof(*u));
+	if (!(u->pub.remote_name = wg_strdup(r->name)) ||
+	    (local && !(u->pub.local_name = wg_strdup(local)))) {
+		wg_free(u->pub.remote_name);
+		return nomem();
+	}
+	f->nupdates++;
+	u->pub.new_oid = r->oid;
+	u->force = force;
+	u->is_tag_follow = follow;
+	wg_oid_null(&u->pub.old_oid, f->d.algo);
+	if (!strncmp(r->name, "refs/heads/", 11)) {
+		u->kind = "branch";
+		u->short_name = u->pub.remote_name + 11;
+	} else if (!strncmp(r->name, "refs/tags/", 10)) {
+		u->kind = "tag";
+		u->short_name = u->pub.remote_name + 10;
+	} else {
+		u->kind = "";
+		u->short_name = u->pub.remote_name;
+	}
+	if (local) {
+		err = wg_refdb_read(&cur, wg_repo_refdb(f->repo), local);
+		if (!err) {
+			if (!cur.symbolic)
+				u->pub.old_oid = cur.oid;
+			wg_ref_release(&cur);
+		} else if (err != WG_ENOTFOUND) {
+			return err;
+		}
+		wg_error_clear();
+	}
+	return 0;
+}
+
+static int cmp_oid(const void *a, const void *b)
+{
+	return memcmp(((const struct wg_oid *)a)->hash, ((const struct wg_oid *)b)->hash,
+		      sizeof(((const struct wg_oid *)a)->hash));
+}
+
+static int plan(struct rfetch *f)
+{
+	const struct wg_remote_ref_list *refs = f->d.refs;
+	struct wg_buf local = WG_BUF_INIT;
+	const char *merge = NULL;
+	int err = 0;
+
+	/* The branch "git pull" would merge: branch.<current>.merge. */
+	{
+		struct wg_ref head;
+		if (!wg_refdb_read(&head, wg_repo_refdb(f->repo), "HEAD")) {
+			if (head.symbolic && !strncmp(head.target, "refs/heads/", 11)) {
+				struct wg_buf k = WG_BUF_INIT;
+				const char *rem = NULL;
+				if (!wg_buf_printf(&k, "branch.%s.remote", head.target + 11) &&
+				    !wg_repo_config_get(f->repo, wg_buf_cstr(&k), &rem) &&
+				    !strcmp(rem, f->remote)) {
+					wg_buf_reset(&k);
+					if (!wg_buf_printf(&k, "branch.%s.merge", head.target + 11))
+						wg_repo_config_get(f->repo, wg_buf_cstr(&k), &merge);
+				}
+				wg_buf_release(&k);
+			}
+			wg_ref_release(&head);
+		}
+		wg_error_clear();
+	}
+	for (size_t i = 0; i < refs->nr && !err; i++) {
+		const struct wg_remote_ref *r = &refs->refs[i];
+		bool matched = false;
+		if (r->unborn || !strcmp(r->name, "HEAD"))
+			continue;
+		for (size_t j = 0; j < f->nspecs && !matched && !err; j++) {
+			int m = wg_refspec_map(&f->specs[j], r->name, &local);
+			if (m < 0) {
+				err = m;
+			} else if (m) {
+				matched = true;
+				err = add_update(f, r, f->specs[j].dst ? wg_buf_cstr(&local) : NULL,
+						 f->specs[j].force, false);
+				if (!err && merge && !strcmp(merge, r->name))
+					f->updates[f->nupdates - 1].for_merge = true;
+			}
+		}
+		/* Tag following: a tag we do not have, kept if its object is
+		 * (or, after the pack, will be) here. */
+		if (!err && !matched && !f->opts.no_tags && !strncmp(r->name, "refs/tags/", 10)) {
+			struct wg_ref cur;
+			int rerr = wg_refdb_read(&cur, wg_repo_refdb(f->repo), r->name);
+			if (!rerr)
+				wg_ref_release(&cur);
+			else if (rerr == WG_ENOTFOUND)
+				err = add_update(f, r, r->name, false, true);
+			else
+				err = rerr;
+			wg_error_clear();
+		}
+	}
+	wg_buf_release(&local);
+	if (err)
+		return err;
+	/* Wants: what the stored refs name and we lack. */
+	if (!(f->wants = wg_calloc(f->nupdates ? f->nupdates : 1, sizeof(*f->wants))))
+		return nomem();
+	for (size_t i = 0; i < f->nupdates; i++) {
+		struct rf_update *u = &f->updates[i];
+		if (u->is_tag_follow || wg_oid_equal(&u->pub.old_oid, &u->pub.new_oid))
+			continue;
+		err = wg_odb_exists(wg_repo_odb(f->repo), &u->pub.new_oid);
+		if (err < 0)
+			return err;
+		if (!err)
+			f->wants[f->nwants++] = u->pub.new_oid;
+	}
+	qsort(f->wants, f->nwants, sizeof(*f->wants), cmp_oid);
+	{
+		size_t n = 0;
+		for (size_t i = 0; i < f->nwants; i++)
+			if (!n || !wg_oid_equal(&f->wants[n - 1], &f->wants[i]))
+				f->wants[n++] = f->wants[i];
+		f->nwants = n;
+	}
+	return 0;
+}
+
+static int start_negotiation(struct rfetch *f)
+{
+	struct wg_ref_iter *it;
+	const struct wg_ref *r;
+	struct wg_oid head;
+	int err;
+
+	if ((err = wg_negotiator_new(&f->neg, wg_repo_odb(f->repo))) ||
+	    (err = wg_refdb_iter_new(&it, wg_repo_refdb(f->repo), "")))
+		return err;
+	while (!(err = wg_ref_iter_next(&r, it)))
+		if (!r->symbolic && (err = wg_negotiator_add_tip(f->neg, &r->oid)))
+			break;
+	wg_ref_iter_free(it);
+	if (err != WG_ITEROVER)
+		return err;
+	if (!wg_refdb_resolve(&head, NULL, wg_repo_refdb(f->repo), "HEAD", 0) &&
+	    (err = wg_negotiator_add_tip(f->neg, &head)))
+		return err;
+	wg_error_clear();
+	f->batch = FIRST_BATCH;
+	return 0;
+}
+
+static int push_have(struct rfetch *f, const struct wg_oid *oid)
+{
+	if (f->nhaves == f->haves_alloc) {
+		size_t n = f->haves_alloc ? 2 * f->haves_alloc : 64;
+		struct wg_oid *v = wg_realloc(f->haves, n * sizeof(*v));
+		if (!v)
+			return nomem();
+		f->haves = v;
+		f->haves_alloc = n;
+	}
+	f->haves[f->nhaves++] = *oid;
+	return 0;
+}
+
+/* This round's haves: the common ones found so far (the protocol is
+ * stateless over HTTP) and the next batch from the walk. */
+static int next_haves(struct rfetch *f, size_t batch)
+{
+	struct wg_oid oid;
+	int err = 0;
+
+	f->nhaves = f->ncommon;
+	for (size_t i = 0; i < batch; i++) {
+		err = wg_negotiator_next(f->neg, &oid);
+		if (err == WG_ITEROVER) {
+			f->exhausted = true;
+			return 0;
+		}
+		if (err || (err = push_have(f, &oid)))
+			return err;
+		f->in_vain++;
+	}
+	return 0;
+}
+
+static int fetch_request(struct rfetch *f)
+{
+	struct wg_fetch_args args = WG_FETCH_ARGS_INIT;
+	bool v2 = f->d.version == 2;
+	int err;
+
+	/* v0/v1 over HTTP: one request with our most recent history and
+	 * "done" (multi-round negotiation needs the v2 exchange). */
+	if ((err = next_haves(f, v2 ? f->batch : MAX_IN_VAIN)))
+		return err;
+	f->done_sent = !v2 || f->exhausted || f->in_vain >= MAX_IN_VAIN;
+	args.algo = f->d.algo;
+	args.wants = f->wants;
+	args.nwants = f->nwants;
+	args.haves = f->haves;
+	args.nhaves = f->nhaves;
+	args.done = f->done_sent;
+	args.thin_pack = true;
+	args.ofs_delta = true;
+	args.include_tag = !f->opts.no_tags;
+	args.no_progress = !f->base.progress;
+	wg_buf_reset(&f->base.body);
+	err = v2 ? wg_fetch_request_v2(&f->base.body, f->d.caps, &args)
+		 : wg_fetch_request_v0(&f->base.body, f->d.caps, &args);
+	wg_fetch_response_free(f->resp);
+	f->resp = NULL;
+	if (err || (err = wg_fetch_response_new_for(&f->resp, f->d.caps, &args)))
+		return err;
+	f->rounds++;
+	f->ready = false;
+	if (f->batch < MAX_BATCH)
+		f->batch *= 2;
+	return wg_remote_op_set_request(&f->base, "POST", f->d.url, "/git-upload-pack",
+					v2 ? headers_v2 : headers_v0, v2 ? 3 : 2);
+}
+
+/* --- applying ----------------------------------------------------------------------- */
+
+static int is_ancestor(struct rfetch *f, const struct wg_oid *old, const struct wg_oid *new_oid,
+		       bool *out)
+{
+	struct wg_negotiator *walk;
+	struct wg_oid oid;
+	int err;
+
+	*out = false;
+	if ((err = wg_negotiator_new(&walk, wg_repo_odb(f->repo))) ||
+	    (err = wg_negotiator_add_tip(walk, new_oid)))
+		goto done;
+	while (!(err = wg_negotiator_next(walk, &oid)))
+		if (wg_oid_equal(&oid, old)) {
+			*out = true;
+			break;
+		}
+	if (err == WG_ITEROVER)
+		err = 0;
+done:
+	wg_negotiator_free(walk);
+	return err;
+}
+
+static int write_fetch_head(struct rfetch *f)
+{
+	struct wg_lockfile lk = WG_LOCKFILE_INIT;
+	struct wg_buf path = WG_BUF_INIT, data = WG_BUF_INIT;
+	char hex[WG_MAX_HEXSZ + 1];
+	size_t ulen = strlen(f->url);
+	int err = 0;
+
+	/* git names the remote without a trailing "/" or ".git". */
+	while (ulen && f->url[ulen - 1] == '/')
+		ulen--;
+	if (ulen > 4 && !strncmp(f->url + ulen - 4, ".git", 4))
+		ulen -= 4;
+	/* git's order: what "git pull" merges first, then the rest. */
+	for (int pass = 0; pass < 2 && !err; pass++)
+		for (size_t i = 0; i < f->nupdates && !err; i++) {
+			struct rf_update *u = &f->updates[i];
+			/* followed tags are listed when they came (apply() drops
+			 * the local name of those that did not) */
+			if ((u->is_tag_follow && !u->pub.local_name) || u->for_merge != (pass == 0))
+				continue;
+			err = wg_buf_printf(&data, "%s\t%s\t%s%s'%s' of %.*s\n",
+					    wg_oid_to_hex(&u->pub.new_oid, hex),
+					    u->for_merge ? "" : "not-for-merge", u->kind,
+					    *u->kind ? " " : "", u->short_name, (int)ulen, f->url);
+		}
+	if (err || (err = wg_fs_join(&path, wg_repo_gitdir(f->repo), "FETCH_HEAD")) ||
+	    (err = wg_lockfile_acquire(&lk, wg_buf_cstr(&path))) ||
+	    (err = wg_lockfile_write(&lk, data.data ? data.data : (unsigned char *)"", data.len)))
+		goto done;
+	err = wg_lockfile_commit(&lk);
+done:
+	wg_lockfile_rollback(&lk);
+	wg_buf_release(&path);
+	wg_buf_release(&data);
+	return err;
+}
+
+static int prune(struct rfetch *f, struct wg_ref_transaction *tx)
+{
+	struct wg_ref_iter *it;
+	const struct wg_ref *r;
+	int err;
+
+	if ((err = wg_refdb_iter_new(&it, wg_repo_refdb(f->repo), "")))
+		return err;
+	while (!(err = wg_ref_iter_next(&r, it))) {
+		bool ours = false, kept = false;
+		for (size_t j = 0; j < f->nspecs && !ours; j++)
+			ours = f->specs[j].pattern && wg_refspec_dst_matches(&f->specs[j], r->name);
+		if (!ours || r->symbolic)
+			continue;
+		for (size_t i = 0; i < f->nupdates && !kept; i++)
+			kept = f->updates[i].pub.local_name &&
+			       !strcmp(f->updates[i].pub.local_name, r->name);
+		if (kept)
+			continue;
+		if ((err = wg_ref_transaction_delete(tx, r->name, &r->oid, 0, "fetch: prune")))
+			break;
+	}
+	wg_ref_iter_free(it);
+	return err == WG_ITEROVER ? 0 : err;
+}
+
+static int apply(struct rfetch *f)
+{
+	struct wg_ref_transaction *tx = NULL;
+	struct wg_buf msg = WG_BUF_INIT;
+	const char *action = f->opts.reflog_action ? f->opts.reflog_action : "fetch";
+	char hex[WG_MAX_HEXSZ + 1];
+	int err;
+
+	for (size_t i = 0; i < f->nwants; i++)
+		if (wg_odb_exists(wg_repo_odb(f->repo), &f->wants[i]) <= 0)
+			return wg_error_set(WG_ECORRUPT, "the server did not send %s, which it "
+					    "advertised", wg_oid_to_hex(&f->wants[i], hex));
+	if ((err = wg_ref_transaction_new(&tx, wg_repo_refdb(f->repo))))
+		return err;
+	for (size_t i = 0; i < f->nupdates; i++) {
+		struct rf_update *u = &f->updates[i];
+		const char *what;
+		bool ff = false;
+
+		if (!u->pub.local_name)
+			continue;
+		if (wg_oid_equal(&u->pub.old_oid, &u->pub.new_oid)) {
+			u->pub.flag = '=';
+			continue;
+		}
+		if (u->is_tag_follow) {
+			int e = wg_odb_exists(wg_repo_odb(f->repo), &u->pub.new_oid);
+			if (e < 0) {
+				err = e;
+				break;
+			}
+			if (!e) {
+				u->pub.flag = '=';   /* not followed: its object did not come */
+				wg_free(u->pub.local_name);
+				u->pub.local_name = NULL;
+				continue;
+			}
+		}
+		if (wg_oid_is_null(&u->pub.old_oid)) {
+			u->pub.flag = '*';
+			what = !strncmp(u->pub.local_name, "refs/tags/", 10) ? "storing tag" :
+			       "storing head";
+		} else {
+			if ((err = is_ancestor(f, &u->pub.old_oid, &u->pub.new_oid, &ff)))
+				break;
+			if (!ff && (!u->force || !strncmp(u->pub.local_name, "refs/tags/", 10))) {
+				/* git rejects it and goes on with the others */
+				u->pub.flag = '!';
+				continue;
+			}
+			u->pub.flag = ff ? ' ' : '+';
+			what = ff ? "fast-forward" : "forced-update";
+		}
+		wg_buf_reset(&msg);
+		if (wg_buf_printf(&msg, "%s: %s", action, what)) {
+			err = nomem();
+			break;
+		}
+		if ((err = wg_ref_transaction_update(tx, u->pub.local_name, &u->pub.new_oid,
+						     &u->pub.old_oid, 0, wg_buf_cstr(&msg))))
+			break;
+	}
+	if (!err && f->opts.prune)
+		err = prune(f, tx);
+	if (!err)
+		err = wg_ref_transaction_commit(tx);
+	wg_ref_transaction_free(tx);
+	wg_buf_release(&msg);
+	if (err || (err = write_fetch_head(f)))
+		return err;
+	f->state = RF_DONE;
+	return 0;
+}
+
+/* --- the operation ----------------------------------------------------------------------- */
+
+static int ix_start(struct rfetch *f)
+{
+	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
+	int err;
+
+	if ((err = wg_fs_join(&f->pack_dir, wg_repo_gitdir(f->repo), "objects/pack")))
+		return err;
+	o.algo = f->d.algo;
+	o.pack_dir = wg_buf_cstr(&f->pack_dir);
+	o.odb = wg_repo_odb(f->repo);
+	o.fix_thin = true;
+	return wg_indexer_new(&f->ix, &o);
+}
+
+static int rf_next(struct wg_remote_op *op)
+{
+	struct rfetch *f = RF(op);
+	int err;
+
+	switch (f->state) {
+	case RF_DISCOVERY:
+		err = wg_discovery_next_request(&f->d, op);
+		if (err != WG_ITEROVER)
+			return err;
+		if ((err = plan(f)))
+			return err;
+		if (!f->nwants) {
+			if ((err = apply(f)))
+				return err;
+			return WG_ITEROVER;
+		}
+		if ((err = start_negotiation(f)))
+			return err;
+		f->state = RF_NEGOTIATE;
+		/* fall through */
+	case RF_NEGOTIATE:
+		if ((err = fetch_request(f)))
+			return err;
+		f->state = RF_WAITING;
+		return 0;
+	case RF_DONE:
+		return WG_ITEROVER;
+	default:
+		return wg_error_set(WG_EINVALID, "fetch: a response is still expected");
+	}
+}
+
+static int rf_begin(struct wg_remote_op *op, int status, const char *type)
+{
+	struct rfetch *f = RF(op);
+
+	if (f->state == RF_DISCOVERY)
+		return wg_discovery_response_begin(&f->d, status, type);
+	return wg_remote_check_response(f->d.url, status, type,
+					"application/x-git-upload-pack-result");
+}
+
+static int rf_feed(struct wg_remote_op *op, const void *data, size_t len)
+{
+	struct rfetch *f = RF(op);
+	const void *in = data;
+	size_t in_len = len;
+	int err;
+
+	if (f->state == RF_DISCOVERY)
+		return wg_discovery_feed(&f->d, data, len);
+	for (;;) {
+		struct wg_fetch_event ev;
+		struct wg_remote_progress rp = { 0 };
+
+		err = wg_fetch_response_next(f->resp, &ev, &in, &in_len);
+		if (err == WG_ENEEDMORE)
+			return 0;
+		if (err)
+			return err;
+		switch (ev.kind) {
+		case WG_FETCH_EV_ACK:
+			if ((err = wg_negotiator_ack(f->neg, &ev.oid)))
+				return err;
+			/* keep it among the haves of later rounds */
+			for (size_t i = f->ncommon; i < f->nhaves; i++)
+				if (wg_oid_equal(&f->haves[i], &ev.oid)) {
+					struct wg_oid t = f->haves[f->ncommon];
+					f->haves[f->ncommon] = f->haves[i];
+					f->haves[i] = t;
+					f->ncommon++;
+					f->in_vain = 0;
+					break;
+				}
+			break;
+		case WG_FETCH_EV_READY:
+			f->ready = true;
+			break;
+		case WG_FETCH_EV_PACK_DATA:
+			if (!f->ix && (err = ix_start(f)))
+				return err;
+			f->pack_bytes += ev.len;
+			if ((err = wg_indexer_feed(f->ix, ev.data, ev.len)))
+				return err;
+			break;
+		case WG_FETCH_EV_SHALLOW:
+		case WG_FETCH_EV_UNSHALLOW:
+			return wg_error_set(WG_ECORRUPT, "the server sent shallow information "
+					    "to a fetch that asked for none");
+		case WG_FETCH_EV_PROGRESS:
+			rp.phase = ev.progress->phase;
+			rp.done = ev.progress->done;
+			rp.total = ev.progress->total;
+			rp.finished = ev.progress->eol;
+			rp.remote = true;
+			rp.line = ev.progress->line;
+			wg_remote_report(op, &rp);
+			break;
+		case WG_FETCH_EV_END:
+			f->got_end = true;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static int rf_end(struct wg_remote_op *op)
+{
+	struct rfetch *f = RF(op);
+	unsigned char hash[WG_MAX_RAWSZ];
+	int err;
+
+	if (f->state == RF_DISCOVERY)
+		return wg_discovery_response_end(&f->d);
+	if ((err = wg_fetch_response_finish(f->resp)))
+		return err;
+	if (!f->ix) {
+		if (f->done_sent)
+			return wg_error_set(WG_ECORRUPT, "the server sent no pack");
+		f->state = RF_NEGOTIATE;      /* another round of haves */
+		return 0;
+	}
+	if ((err = wg_indexer_finish(f->ix, hash)))
+		return err;
+	wg_indexer_free(f->ix);
+	f->ix = NULL;
+	return apply(f);
+}
+
+static void rf_free(struct wg_remote_op *op)
+{
+	struct rfetch *f = RF(op);
+
+	wg_indexer_free(f->ix);
+	wg_fetch_response_free(f->resp);
+	wg_negotiator_free(f->neg);
+	wg_discovery_release(&f->d);
+	for (size_t i = 0; i < f->nspecs; i++)
+		wg_refspec_release(&f->specs[i]);
+	wg_free(f->specs);
+	for (size_t i = 0; i < f->nprefixes; i++)
+		wg_free(f->prefixes[i]);
+	wg_free(f->prefixes);
+	for (size_t i = 0; i < f->nupdates; i++) {
+		wg_free(f->updates[i].pub.remote_name);
+		wg_free(f->updates[i].pub.local_name);
+	}
+	wg_free(f->updates);
+	wg_free(f->pub);
+	wg_free(f->wants);
+	wg_free(f->haves);
+	wg_free(f->remote);
+	wg_free(f->url);
+	wg_buf_release(&f->pack_dir);
+	wg_free(f);
+}
+
+static const struct wg_remote_op_vtable rf_vtable = { rf_next, rf_begin, rf_feed, rf_end,
+						      rf_free };
+
+struct spec_list {
+	struct rfetch *f;
+	int err;
+};
+
+static int add_spec(const char *value, void *payload)
+{
+	struct spec_list *l = payload;
+	struct wg_refspec *v;
+
+	if (!value)
+		return 0;
+	if (!(v = wg_realloc(l->f->specs, (l->f->nspecs + 1) * sizeof(*v))))
+		return l->err = nomem();
+	l->f->specs = v;
+	if ((l->err = wg_refspec_parse(&v[l->f->nspecs], value)))
+		return l->err;
+	l->f->nspecs++;
+	return 0;
+}
+
+static int add_prefixes(struct rfetch *f)
+{
+	struct wg_buf p = WG_BUF_INIT;
+
+	if (!(f->prefixes = wg_calloc(f->nspecs + 1, sizeof(char *))))
+		return nomem();
+	for (size_t i = 0; i < f->nspecs; i++) {
+		if (!wg_refspec_prefix(&f->specs[i], &p) ||
+		    !(f->prefixes[f->nprefixes++] = wg_strdup(wg_buf_cstr(&p)))) {
+			wg_buf_release(&p);
+			return nomem();
+		}
+	}
+	wg_buf_release(&p);
+	if (!f->opts.no_tags && !(f->prefixes[f->nprefixes++] = wg_strdup("refs/tags/")))
+		return nomem();
+	f->d.prefixes = (const char *const *)f->prefixes;
+	f->d.nprefixes = f->nprefixes;
+	return 0;
+}
+
+int wg_remote_fetch_new(struct wg_remote_op **out, struct wg_repo *repo, const char *remote,
+			const struct wg_remote_fetch_options *opts)
+{
+	static const struct wg_remote_fetch_options defaults = WG_REMOTE_FETCH_OPTIONS_INIT;
+	struct rfetch *f;
+	struct wg_buf key = WG_BUF_INIT;
+	struct spec_list sl;
+	const char *url = NULL;
+	int err;
+
+	if (!opts)
+		opts = &defaults;
+	if (!(f = wg_calloc(1, sizeof(*f))))
+		return nomem();
+	f->base.vt = &rf_vtable;
+	f->repo = repo;
+	f->opts = *opts;
+	f->base.progress = opts->progress;
+	f->base.progress_payload = opts->progress_payload;
+	sl.f = f;
+	sl.err = 0;
+	if (!(f->remote = wg_strdup(remote)) || wg_buf_printf(&key, "remote.%s.url", remote)) {
+		err = nomem();
+		goto fail;
+	}
+	if ((err = wg_repo_config_get(repo, wg_buf_cstr(&key), &url))) {
+		err = wg_error_set(WG_ENOTFOUND, "'%s' does not appear to be a git repository",
+				   remote);
+		goto fail;
+	}
+	if (!(f->url = wg_strdup(url))) {
+		err = nomem();
+		goto fail;
+	}
+	if (opts->nrefspecs) {
+		for (size_t i = 0; i < opts->nrefspecs && !sl.err; i++)
+			add_spec(opts->refspecs[i], &sl);
+	} else {
+		wg_buf_reset(&key);
+		if (wg_buf_printf(&key, "remote.%s.fetch", remote)) {
+			err = nomem();
+			goto fail;
+		}
+		err = wg_config_get_all(wg_repo_config(repo), wg_buf_cstr(&key), add_spec, &sl);
+		if (err == WG_ENOTFOUND) {
+			wg_error_clear();
+			/* no refspec: fetch the remote's HEAD into FETCH_HEAD only */
+			add_spec("HEAD", &sl);
+		}
+	}
+	if ((err = sl.err) || (err = wg_discovery_init(&f->d, f->url, wg_repo_algo(repo))) ||
+	    (err = add_prefixes(f)))
+		goto fail;
+	wg_buf_release(&key);
+	*out = &f->base;
+	return 0;
+fail:
+	wg_buf_release(&key);
+	rf_free(&f->base);
+	return err;
+}
+
+size_t wg_remote_fetch_updates(struct wg_remote_op *op, const struct wg_remote_fetch_update **out)
+{
+	struct rfetch *f = RF(op);
+	struct wg_remote_fetch_update *v = wg_realloc(f->pub, (f->nupdates ? f->nupdates : 1) *
+						      sizeof(*v));
+	if (!v) {
+		*out = NULL;
+		return 0;
+	}
+	f->pub = v;
+	for (size_t i = 0; i < f->nupdates; i++)
+		v[i] = f->updates[i].pub;
+	*out = v;
+	return f->nupdates;
+}
+
+uint64_t wg_remote_fetch_pack_bytes(struct wg_remote_op *op)
+{
+	return RF(op)->pack_bytes;
+}
+
+unsigned wg_remote_fetch_rounds(struct wg_remote_op *op)
+{
+	return RF(op)->rounds;
+}
+
+const char *wg_remote_fetch_url(struct wg_remote_op *op)
+{
+	return RF(op)->url;
+}

@@ -1,0 +1,34 @@
+# tests/interop/http_lib.sh — the local Git HTTP server for interop tests
+# (source it after lib.sh). Provides:
+#   S          tests/server (start.sh, stop.sh, make-repos.sh)
+#   start NAME ARGS...   start a server with its state in ./NAME; sets $url
+# and stops every server started this way when the script exits, whatever
+# happens (the EXIT trap then runs lib.sh's own handler). Git never prompts.
+
+S=$WG_SRC/tests/server
+export GIT_TERMINAL_PROMPT=0
+unset GIT_ASKPASS SSH_ASKPASS
+export GIT_CONFIG_GLOBAL=$HOME/.gitconfig
+
+# Stop every server we started, whatever happens, then let lib.sh count.
+SERVERS=()
+http_stop_all() {
+	local st=$? s
+	for s in "${SERVERS[@]}"; do "$S/stop.sh" "$s" >/dev/null 2>&1; done
+	return $st
+}
+prev_exit_trap=$(trap -p EXIT)
+prev_exit_trap=${prev_exit_trap#trap -- \'}
+prev_exit_trap=${prev_exit_trap%\' EXIT}
+# shellcheck disable=SC2064 # lib.sh's handler is expanded now, on purpose
+trap "http_stop_all; $prev_exit_trap" EXIT
+trap 'exit 143' TERM INT
+
+# start NAME ARGS...: start a server with state in ./NAME; sets $url.
+start() {
+	local name=$1
+	shift
+	SERVERS+=("$PWD/$name")
+	url=$("$S/start.sh" "$PWD/$name" "$@")
+}
+

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# t13-clone-http: webgit ls-remote and clone over smart HTTP, against the
+# local server (git http-backend), protocol v2 and v0, both object formats
+# and both ref formats on the server.
+#
+#   - ls-remote prints what git ls-remote prints (also --heads, --tags,
+#     --refs, --symref, patterns);
+#   - clone --mirror has exactly the refs and objects of git clone --mirror;
+#     git fsck --strict is clean; --bare and a plain clone (no checkout: HEAD,
+#     the branch, origin/* and the config as git writes them);
+#   - --depth 1 (the shallow file and history as git's), --filter=blob:none
+#     and tree:0 (promisor config; git lazily fetches what is missing),
+#     -b with --single-branch;
+#   - empty repositories; a missing repository and a non-empty target are
+#     refused with git's message and leave nothing behind.
+
+. "$(dirname "$0")/lib.sh"
+require_webgit
+command -v node >/dev/null || skip_all "node not found (the server is a Node script)"
+. "$(dirname "$0")/http_lib.sh"
+
+W=$WEBGIT
+REPOS=$PWD/repos
+check "make the served repositories" "$S/make-repos.sh" "$REPOS"
+start srv --root "$REPOS"
+V2=$url/git
+start srv0 --root "$REPOS" --v0
+V0=$url/git
+
+objects() { "$GIT" -C "$1" rev-list --all --objects | sort; }
+refs() { "$GIT" -C "$1" for-each-ref --format='%(refname) %(objectname) %(symref)'; }
+
+for repo in sample-sha1-files sample-sha256-reftable sample-sha1-reftable sample-sha256-files; do
+	for proto in v2 v0; do
+		base=$V2; [ $proto = v0 ] && base=$V0
+		u=$base/$repo.git
+		s="$repo/$proto"
+		check_same "$s: ls-remote" "\"\$GIT\" ls-remote '$u'" "\"\$W\" ls-remote '$u'"
+		[ $proto = v2 ] && for opt in --heads --tags --refs --symref; do
+			check_same "$s: ls-remote $opt" "\"\$GIT\" ls-remote $opt '$u'" "\"\$W\" ls-remote $opt '$u'"
+		done
+		[ $proto = v2 ] && for pat in "'v1*'" main "refs/heads/feature/*" "'*ui'"; do
+			check_same "$s: ls-remote URL $pat" "\"\$GIT\" ls-remote '$u' $pat" "\"\$W\" ls-remote '$u' $pat"
+		done
+
+		rm -rf g.git w.git
+		"$GIT" clone -q --mirror "$u" g.git
+		check "$s: webgit clone --mirror" "$W" clone -q --mirror "$u" w.git
+		check_same "$s: the refs of git clone --mirror" "refs g.git" "refs w.git"
+		check_same "$s: the objects of git clone --mirror" "objects g.git" "objects w.git"
+		check "$s: git fsck --strict" "$GIT" -C w.git fsck --strict --no-progress
+		check_same "$s: the same object format" "\"\$GIT\" -C g.git rev-parse --show-object-format" \
+			"\"\$GIT\" -C w.git rev-parse --show-object-format"
+		check_output "$s: config as git's" "$u
++refs/*:refs/*
+true" sh -c '"$GIT" -C w.git config remote.origin.url; "$GIT" -C w.git config remote.origin.fetch; "$GIT" -C w.git config remote.origin.mirror'
+	done
+
+	u=$V2/$repo.git
+	rm -rf g w gb.git wb.git
+	"$GIT" clone -q --no-checkout "$u" g
+	check "$repo: webgit clone" "$W" clone -q "$u" w
+	check_same "$repo: refs as git clone's" "refs g" "refs w"
+	check_same "$repo: HEAD as git clone's" '"$GIT" -C g symbolic-ref HEAD' '"$GIT" -C w symbolic-ref HEAD'
+	for k in remote.origin.url remote.origin.fetch branch.main.remote branch.main.merge; do
+		check_same "$repo: $k as git clone's" "\"\$GIT\" -C g config $k" "\"\$GIT\" -C w config $k"
+	done
+	check_same "$repo: reflog of the branch" '"$GIT" -C g reflog show --format="%H %gs" refs/heads/main' \
+		'"$GIT" -C w reflog show --format="%H %gs" refs/heads/main'
+	check "$repo: git fsck --strict on the clone" "$GIT" -C w fsck --strict --no-progress
+	"$GIT" clone -q --bare "$u" gb.git
+	check "$repo: webgit clone --bare" "$W" clone -q --bare "$u" wb.git
+	check_same "$repo: refs as git clone --bare's" "refs gb.git" "refs wb.git"
+	check_same "$repo: objects as git clone --bare's" "objects gb.git" "objects wb.git"
+done
+
+# Shallow, partial, single branch (sha1 and sha256).
+for repo in sample-sha1-files sample-sha256-reftable; do
+	u=$V2/$repo.git
+	rm -rf g w
+	"$GIT" clone -q --bare --depth 1 "$u" g
+	check "$repo: clone --depth 1" "$W" clone -q --bare --depth 1 "$u" w
+	check_same "$repo: the shallow file of git clone --depth 1" "cat g/shallow" "cat w/shallow"
+	check_same "$repo: depth-1 refs" "refs g" "refs w"
+	check_same "$repo: depth-1 objects" "objects g" "objects w"
+	check "$repo: git fsck on the shallow clone" "$GIT" -C w fsck --no-progress
+
+	for filter in blob:none tree:0; do
+		rm -rf w
+		check "$repo: clone --filter=$filter" "$W" clone -q --bare --filter=$filter "$u" w
+		check_output "$repo/$filter: promisor config as git writes it" "true
+$filter
+origin" sh -c '"$GIT" -C w config remote.origin.promisor; "$GIT" -C w config remote.origin.partialclonefilter; "$GIT" -C w config extensions.partialclone'
+		check "$repo/$filter: the pack is marked .promisor" sh -c 'ls w/objects/pack/*.promisor'
+		check "$repo/$filter: git fsck accepts the partial clone" "$GIT" -C w fsck --no-progress
+		check_same "$repo/$filter: git lazily fetches a file's content" \
+			"\"\$GIT\" -C '$REPOS/$repo.git' show main:src/parser/parser.c" \
+			'"$GIT" -C w show main:src/parser/parser.c'
+	done
+	check "$repo/blob:none: git log -p runs (lazy fetches)" sh -c '"$GIT" -C w log -p -3 main >/dev/null'
+
+	rm -rf g w
+	"$GIT" clone -q --no-checkout -b dev --single-branch "$u" g
+	check "$repo: clone -b dev --single-branch" "$W" clone -q -b dev --single-branch "$u" w
+	check_same "$repo: single-branch refs" "refs g | grep -v refs/tags" "refs w | grep -v refs/tags"
+	check_same "$repo: single-branch HEAD" '"$GIT" -C g symbolic-ref HEAD' '"$GIT" -C w symbolic-ref HEAD'
+	check_same "$repo: single-branch fetch refspec" '"$GIT" -C g config remote.origin.fetch' \
+		'"$GIT" -C w config remote.origin.fetch'
+done
+
+# Empty repositories.
+for repo in empty-sha1-files empty-sha256-reftable; do
+	for proto in v2 v0; do
+		base=$V2; [ $proto = v0 ] && base=$V0
+		rm -rf w
+		check "$repo/$proto: clone of an empty repository" "$W" clone -q "$base/$repo.git" w
+		check_output "$repo/$proto: ...with the server's object format" \
+			"$("$GIT" -C "$REPOS/$repo.git" rev-parse --show-object-format)" \
+			"$GIT" -C w rev-parse --show-object-format
+		check_output "$repo/$proto: ...and no refs" "" sh -c '"$GIT" -C w for-each-ref'
+		check "$repo/$proto: ...git fsck is clean" "$GIT" -C w fsck --no-progress
+	done
+done
+
+# Refusals leave nothing behind.
+check_fail "a missing repository is refused" "$W" clone -q "$V2/nope.git" gone
+cp "$LAST_ERR" nope.err
+check "...saying so" grep -q "not found" nope.err
+check_fail "...and leaves no directory" test -e gone
+mkdir full && echo x >full/file
+check_fail "a non-empty target is refused" "$W" clone -q "$V2/sample-sha1-files.git" full
+cp "$LAST_ERR" full.err
+check "...with git's message" grep -q "destination path 'full' already exists and is not an empty directory" full.err
+check_output "...and is left alone" "x" cat full/file
+check_fail "a server that is not there is refused" "$W" clone -q "http://127.0.0.1:9/git/x.git" nothere
+check_fail "...leaving no directory" test -e nothere
