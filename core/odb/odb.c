@@ -1,5 +1,6 @@
 #include "odb/odb.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "util/alloc.h"
@@ -15,6 +16,10 @@ struct wg_odb {
 	const struct wg_hash_algo *algo;
 	struct odb_slot *slots;
 	size_t nslots;
+	wg_odb_missing_fn missing;
+	void *missing_payload;
+	bool in_missing;            /* no lazy fetch from inside one */
+	struct wg_oid last_missing;
 };
 
 int wg_odb_new(struct wg_odb **out, const struct wg_hash_algo *algo)
@@ -64,9 +69,38 @@ int wg_odb_add_backend(struct wg_odb *odb, struct wg_odb_backend *backend, int p
 	return 0;
 }
 
-static int not_found(const struct wg_oid *oid)
+static int not_found(struct wg_odb *odb, const struct wg_oid *oid)
 {
+	odb->last_missing = *oid;
 	return wg_error_set(WG_ENOTFOUND, "object %s not found", wg_oid_hex(oid));
+}
+
+void wg_odb_set_missing_handler(struct wg_odb *odb, wg_odb_missing_fn fn, void *payload)
+{
+	odb->missing = fn;
+	odb->missing_payload = payload;
+}
+
+const struct wg_oid *wg_odb_last_missing(const struct wg_odb *odb)
+{
+	return &odb->last_missing;
+}
+
+/* A miss: give the handler (a partial clone's lazy fetch) one chance. */
+static int on_missing(struct wg_odb *odb, const struct wg_oid *oid, bool *retry)
+{
+	int err;
+
+	*retry = false;
+	if (!odb->missing || odb->in_missing)
+		return not_found(odb, oid);
+	odb->in_missing = true;
+	err = odb->missing(odb, oid, odb->missing_payload);
+	odb->in_missing = false;
+	if (err)
+		return err;
+	*retry = true;
+	return 0;
 }
 
 static int check_algo(const struct wg_odb *odb, const struct wg_oid *oid)
@@ -81,27 +115,50 @@ int wg_odb_read(struct wg_odb *odb, const struct wg_oid *oid,
 		enum wg_object_type *type_out, struct wg_buf *out)
 {
 	size_t i;
+	bool retry;
 	int err;
 	if ((err = check_algo(odb, oid)))
 		return err;
-	for (i = 0; i < odb->nslots; i++) {
-		struct wg_odb_backend *b = odb->slots[i].backend;
-		if (!b->read)
-			continue;
-		err = b->read(b, oid, type_out, out);
-		if (err != WG_ENOTFOUND)
-			return err;
+	for (int attempt = 0;; attempt++) {
+		for (i = 0; i < odb->nslots; i++) {
+			struct wg_odb_backend *b = odb->slots[i].backend;
+			if (!b->read)
+				continue;
+			err = b->read(b, oid, type_out, out);
+			if (err != WG_ENOTFOUND)
+				return err;
+		}
+		if (attempt)
+			return not_found(odb, oid);
+		if ((err = on_missing(odb, oid, &retry)) || !retry)
+			return err ? err : not_found(odb, oid);
 	}
-	return not_found(oid);
 }
+
+static int read_header_once(struct wg_odb *odb, const struct wg_oid *oid,
+			    enum wg_object_type *type_out, size_t *size_out);
 
 int wg_odb_read_header(struct wg_odb *odb, const struct wg_oid *oid,
 		       enum wg_object_type *type_out, size_t *size_out)
 {
-	size_t i;
+	bool retry;
 	int err;
 	if ((err = check_algo(odb, oid)))
 		return err;
+	err = read_header_once(odb, oid, type_out, size_out);
+	if (err != WG_ENOTFOUND)
+		return err;
+	if ((err = on_missing(odb, oid, &retry)) || !retry)
+		return err ? err : not_found(odb, oid);
+	err = read_header_once(odb, oid, type_out, size_out);
+	return err == WG_ENOTFOUND ? not_found(odb, oid) : err;
+}
+
+static int read_header_once(struct wg_odb *odb, const struct wg_oid *oid,
+			    enum wg_object_type *type_out, size_t *size_out)
+{
+	size_t i;
+	int err;
 	for (i = 0; i < odb->nslots; i++) {
 		struct wg_odb_backend *b = odb->slots[i].backend;
 		if (b->read_header) {
@@ -117,7 +174,7 @@ int wg_odb_read_header(struct wg_odb *odb, const struct wg_oid *oid,
 		if (err != WG_ENOTFOUND)
 			return err;
 	}
-	return not_found(oid);
+	return not_found(odb, oid);
 }
 
 int wg_odb_exists(struct wg_odb *odb, const struct wg_oid *oid)

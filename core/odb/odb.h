@@ -22,6 +22,18 @@ const struct wg_hash_algo *wg_odb_algo(const struct wg_odb *odb);
  * Higher priority is asked first; equal priorities keep insertion order. */
 int wg_odb_add_backend(struct wg_odb *odb, struct wg_odb_backend *backend, int priority);
 
+/* Called when a read (wg_odb_read, wg_odb_read_header) finds an object in
+ * no backend: a partial clone's driver may fetch it from the promisor
+ * remote; return 0 to have the read tried once more, or an error code to
+ * return. A native driver can fetch right away; one that cannot block
+ * (JavaScript) leaves no handler, lets the read fail with WG_ENOTFOUND,
+ * fetches wg_odb_last_missing() and calls again. Not called from inside
+ * itself, nor by wg_odb_exists(). */
+typedef int (*wg_odb_missing_fn)(struct wg_odb *odb, const struct wg_oid *oid, void *payload);
+void wg_odb_set_missing_handler(struct wg_odb *odb, wg_odb_missing_fn fn, void *payload);
+/* The id the last failed read was looking for. */
+const struct wg_oid *wg_odb_last_missing(const struct wg_odb *odb);
+
 /* Read a whole object into out (which is reset first). WG_ENOTFOUND if no
  * backend has it. */
 int wg_odb_read(struct wg_odb *odb, const struct wg_oid *oid,
