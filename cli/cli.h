@@ -60,5 +60,6 @@ int cmd_unpack_objects(int argc, char **argv);
 int cmd_ls_remote(int argc, char **argv);
 int cmd_clone(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);
+int cmd_push(int argc, char **argv);
 
 #endif

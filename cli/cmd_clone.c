@@ -101,7 +101,7 @@ int cmd_clone(int argc, char **argv)
 		cli_fatal_core();
 		wg_remote_op_free(op);
 		free(made);
-		return 128;
+		return cli_remote_interrupted() ? 128 + cli_remote_interrupted() : 128;
 	}
 	wg_remote_op_free(op);
 	free(made);

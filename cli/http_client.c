@@ -91,6 +91,9 @@ struct http_client {
 	bool basic_active;
 
 	long timeout_ms;
+	/* Asked when a socket wait is interrupted by a signal: nonzero stops
+	 * the transfer (the driver's SIGINT/SIGTERM handling). */
+	int (*cancelled)(void);
 
 	/* Trust anchors, loaded at the first TLS connection. */
 	br_x509_trust_anchor *tas;
@@ -613,6 +616,10 @@ static int sock_wait(struct http_client *c, short events, const char *doing)
 			return wg_error_set(WG_EIO, "poll failed %s %s: %s", doing, c->base.host,
 					    strerror(errno));
 		}
+		if (c->cancelled && c->cancelled()) {
+			c->io_failed = true;
+			return wg_error_set(WG_EIO, "interrupted %s %s", doing, c->base.host);
+		}
 	}
 }
 
@@ -626,6 +633,10 @@ static long sock_recv(struct http_client *c, void *buf, size_t len)
 		if (n == 0) {
 			c->sock_eof = true;
 			return 0;
+		}
+		if (errno == EINTR && c->cancelled && c->cancelled()) {
+			c->io_failed = true;
+			return wg_error_set(WG_EIO, "interrupted reading from %s", c->base.host);
 		}
 		if (errno == EINTR)
 			continue;
@@ -2261,6 +2272,11 @@ static int parse_timeout(const char *s, long *out)
 	if (*out < 1)
 		*out = 1;
 	return 0;
+}
+
+void http_client_set_cancel(struct http_client *client, int (*cancelled)(void))
+{
+	client->cancelled = cancelled;
 }
 
 int http_client_new(struct http_client **out, const char *base_url)

@@ -112,6 +112,9 @@ struct http_client_stats {
  * optional percent-encoded "user:password@"). Connects lazily, on the
  * first request. */
 int http_client_new(struct http_client **out, const char *base_url);
+/* `cancelled` is asked whenever a wait on the socket is interrupted by a
+ * signal; nonzero makes the request fail ("interrupted"). */
+void http_client_set_cancel(struct http_client *client, int (*cancelled)(void));
 /* Close the connection and free everything; NULL is a no-op. */
 void http_client_free(struct http_client *client);
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "remote_driver.h"
 #include "util/error.h"
 
 static const struct cli_command commands[] = {
@@ -40,6 +41,8 @@ static const struct cli_command commands[] = {
 	  "<repository> [<patterns>...]" },
 	{ "fetch", cmd_fetch, "webgit fetch [--prune] [--no-tags] [-q | --progress] "
 	  "[<remote> [<refspec>...]]" },
+	{ "push", cmd_push, "webgit push [-f | --force] [--atomic] [-o <option>]... [-d] "
+	  "<remote> <refspec>..." },
 	{ "clone", cmd_clone, "webgit clone [--bare | --mirror] [--depth <n>] [--filter <spec>] "
 	  "[-b <branch>] [--single-branch] [-q] <repository> [<directory>]" },
 	{ "unpack-objects", cmd_unpack_objects, "webgit unpack-objects [-n] [-q] < <pack-file>" },
@@ -88,6 +91,8 @@ int cli_open_repo(struct wg_repo **out)
 	int err = gitdir && *gitdir ? wg_repo_open(out, gitdir) : wg_repo_discover(out, ".");
 	if (err)
 		return cli_fatal_core();
+	/* A partial clone fetches what it lacks when it is read, as git does. */
+	cli_install_lazy_fetch(*out);
 	return 0;
 }
 

@@ -3,12 +3,34 @@
  * response body into it, and shows progress on a terminal (stderr). */
 #include "remote_driver.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "http_client.h"
+#include "remote/promisor_fetch.h"
 #include "util/error.h"
+
+/* SIGINT/SIGTERM during a network operation: the transfer stops at the
+ * next chance, the operation is freed (which undoes it: a clone removes
+ * its directory), and the command exits as killed by that signal. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+static int cancelled(void)
+{
+	return interrupted != 0;
+}
+
+int cli_remote_interrupted(void)
+{
+	return interrupted;
+}
 
 struct body_sink {
 	struct wg_remote_op *op;
@@ -19,6 +41,8 @@ static int on_body(void *payload, const void *data, size_t len)
 {
 	struct body_sink *s = payload;
 
+	if (interrupted)
+		return s->err = wg_error_set(WG_EIO, "interrupted");
 	if ((s->err = wg_remote_op_feed(s->op, data, len)))
 		return s->err;
 	return 0;
@@ -28,10 +52,17 @@ int cli_remote_run(struct wg_remote_op *op, const char *url)
 {
 	struct http_client *client = NULL;
 	const struct wg_http_request *req;
+	struct sigaction sa, old_int, old_term;
 	int err;
 
 	if ((err = http_client_new(&client, url)))
 		return err;
+	http_client_set_cancel(client, cancelled);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;   /* no SA_RESTART: blocked calls return EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 	while (!(err = wg_remote_op_next_request(op, &req))) {
 		struct http_request hr = HTTP_REQUEST_INIT;
 		const struct http_response *resp;
@@ -59,6 +90,10 @@ int cli_remote_run(struct wg_remote_op *op, const char *url)
 			break;
 	}
 	http_client_free(client);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (interrupted && err != WG_ITEROVER)
+		err = wg_error_set(WG_EIO, "interrupted by signal %d", (int)interrupted);
 	return err == WG_ITEROVER ? 0 : err;
 }
 
@@ -96,4 +131,26 @@ void cli_remote_progress(const struct wg_remote_progress *p, void *payload)
 bool cli_progress_default(void)
 {
 	return isatty(2);
+}
+
+static int lazy_fetch(struct wg_odb *odb, const struct wg_oid *oid, void *payload)
+{
+	struct wg_repo *repo = payload;
+	struct wg_remote_op *op = NULL;
+	int err;
+
+	(void)odb;
+	if (!(err = wg_promisor_fetch_new(&op, repo, oid, 1)))
+		err = cli_remote_run(op, wg_promisor_fetch_url(op));
+	wg_remote_op_free(op);
+	if (err)
+		return wg_error_prefix("could not fetch %s from the promisor remote",
+				       wg_oid_hex(oid));
+	return 0;
+}
+
+void cli_install_lazy_fetch(struct wg_repo *repo)
+{
+	if (wg_repo_promisor_remote(repo))
+		wg_odb_set_missing_handler(wg_repo_odb(repo), lazy_fetch, repo);
 }

@@ -5,9 +5,14 @@
 #include <stdbool.h>
 
 #include "remote/operation.h"
+#include "repo/repo.h"
 
 /* Drive op to completion against `url`'s origin; 0 or the first error. */
 int cli_remote_run(struct wg_remote_op *op, const char *url);
+
+/* The signal (SIGINT, SIGTERM) that stopped the last run, or 0. A command
+ * then exits with 128 + it, after freeing its operation. */
+int cli_remote_interrupted(void);
 
 struct cli_progress {
 	bool quiet;
@@ -16,5 +21,9 @@ struct cli_progress {
 void cli_remote_progress(const struct wg_remote_progress *p, void *payload);
 /* Show progress unless told otherwise: when stderr is a terminal. */
 bool cli_progress_default(void);
+
+/* In a partial clone, make object reads that miss fetch the object from
+ * the promisor remote (one request) and try again. */
+void cli_install_lazy_fetch(struct wg_repo *repo);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "odb/reachable.h"
 #include "pack/indexer.h"
 #include "protocol/fetch.h"
 #include "refs/refdb.h"
@@ -26,7 +27,8 @@ struct clone {
 	char *url, *path, *branch, *filter, *ref_format;
 	enum clone_state state;
 	struct wg_discovery d;
-	bool created;                 /* we made `path`: remove it unless complete */
+	bool created;                 /* we wrote into `path`: undo unless complete */
+	bool existed;                 /* `path` was an empty directory: keep it so */
 	bool empty;
 	struct wg_repo *repo;
 	const struct wg_remote_ref *head;    /* the remote's HEAD, if any */
@@ -143,11 +145,10 @@ static int create_repo(struct clone *c)
 	io.object_format = c->d.algo->name;
 	io.ref_format = c->ref_format;
 	io.initial_branch = c->head_branch + 11;
-	if (!wg_fs_exists(c->path))
-		c->created = true;
+	c->existed = wg_fs_exists(c->path);
+	c->created = true;   /* from here on a failure undoes what init made */
 	if ((err = wg_repo_init(&c->repo, c->path, &io)))
 		return err;
-	c->created = true;
 	return wg_fs_join(&c->pack_dir, wg_repo_gitdir(c->repo), "objects/pack");
 }
 
@@ -316,12 +317,34 @@ static int check_wants(struct clone *c)
 	return 0;
 }
 
+/* Everything the refs will name must be here (git's connectivity check):
+ * a server that sends a partial pack, or shallow lines that cut history
+ * where it does not end, is refused. */
+static int check_connected(struct clone *c)
+{
+	char hex[WG_MAX_HEXSZ + 1];
+
+	for (size_t i = 0; i < c->nshallows; i++) {
+		enum wg_object_type type;
+		size_t size;
+		if (wg_odb_read_header(wg_repo_odb(c->repo), &c->shallows[i], &type, &size) ||
+		    type != WG_OBJ_COMMIT) {
+			wg_error_clear();
+			return wg_error_set(WG_ECORRUPT, "the server sent a shallow line for %s, "
+					    "a commit it did not send",
+					    wg_oid_to_hex(&c->shallows[i], hex));
+		}
+	}
+	return wg_odb_check_connected(wg_repo_odb(c->repo), c->wants, c->nwants, NULL, 0,
+				      c->shallows, c->nshallows, c->filter != NULL);
+}
+
 static int complete(struct clone *c)
 {
 	int err;
 
-	if ((err = write_shallow(c)) || (err = check_wants(c)) || (err = write_refs(c)) ||
-	    (err = write_config(c)))
+	if ((err = check_wants(c)) || (c->nwants && (err = check_connected(c))) ||
+	    (err = write_shallow(c)) || (err = write_refs(c)) || (err = write_config(c)))
 		return err;
 	c->state = CLONE_DONE;
 	return 0;
@@ -529,8 +552,13 @@ static void clone_free(struct wg_remote_op *op)
 	wg_indexer_free(c->ix);
 	wg_fetch_response_free(c->resp);
 	wg_repo_free(c->repo);
-	if (c->created && c->state != CLONE_DONE)
+	if (c->created && c->state != CLONE_DONE) {
+		/* as git: a directory we made goes, one that was there (empty)
+		 * is left empty */
 		wg_fs_remove_tree(c->path);
+		if (c->existed)
+			wg_fs_mkdir_p(c->path);
+	}
 	wg_discovery_release(&c->d);
 	wg_free(c->url);
 	wg_free(c->path);

@@ -36,6 +36,18 @@ int wg_discovery_init(struct wg_discovery *d, const char *url,
 	return 0;
 }
 
+int wg_discovery_init_push(struct wg_discovery *d, const char *url,
+			   const struct wg_hash_algo *expected)
+{
+	int err = wg_discovery_init(d, url, expected);
+	d->receive_pack = true;
+	return err;
+}
+
+static const char *const receive_pack_headers[] = {
+	"Accept: application/x-git-receive-pack-advertisement",
+};
+
 void wg_discovery_release(struct wg_discovery *d)
 {
 	wg_free(d->url);
@@ -51,12 +63,19 @@ int wg_discovery_next_request(struct wg_discovery *d, struct wg_remote_op *op)
 
 	switch (d->state) {
 	case WG_DISCOVERY_START:
-		if ((err = wg_advertisement_new(&d->adv, "git-upload-pack", d->expected)))
+		if ((err = wg_advertisement_new(&d->adv, d->receive_pack ? "git-receive-pack" :
+						"git-upload-pack", d->expected)))
 			return err;
 		wg_buf_reset(&op->body);
-		if ((err = wg_remote_op_set_request(op, "GET", d->url,
-						    "/info/refs?service=git-upload-pack",
-						    info_refs_headers, 2)))
+		if (d->receive_pack)
+			err = wg_remote_op_set_request(op, "GET", d->url,
+						       "/info/refs?service=git-receive-pack",
+						       receive_pack_headers, 1);
+		else
+			err = wg_remote_op_set_request(op, "GET", d->url,
+						       "/info/refs?service=git-upload-pack",
+						       info_refs_headers, 2);
+		if (err)
 			return err;
 		d->state = WG_DISCOVERY_INFO_REFS;
 		return 0;
@@ -83,7 +102,8 @@ int wg_discovery_next_request(struct wg_discovery *d, struct wg_remote_op *op)
 int wg_discovery_response_begin(struct wg_discovery *d, int status, const char *content_type)
 {
 	if (d->state == WG_DISCOVERY_INFO_REFS)
-		return wg_remote_check_response(d->url, status, content_type,
+		return wg_remote_check_response(d->url, status, content_type, d->receive_pack ?
+						"application/x-git-receive-pack-advertisement" :
 						"application/x-git-upload-pack-advertisement");
 	return wg_remote_check_response(d->url, status, content_type,
 					"application/x-git-upload-pack-result");
@@ -110,7 +130,14 @@ int wg_discovery_response_end(struct wg_discovery *d)
 		d->version = wg_advertisement_version(d->adv);
 		d->caps = wg_advertisement_caps(d->adv);
 		d->algo = wg_advertisement_hash_algo(d->adv);
-		if (d->version == 2) {
+		if (d->version == 2 && d->receive_pack)
+			return wg_error_set(WG_ECORRUPT, "%s: the server answered a receive-pack "
+					    "request with protocol v2", d->url);
+		if (d->version == 2 && d->caps_only) {
+			static const struct wg_remote_ref_list none = WG_REMOTE_REF_LIST_INIT;
+			d->refs = &none;
+			d->state = WG_DISCOVERY_DONE;
+		} else if (d->version == 2) {
 			d->state = WG_DISCOVERY_NEED_LS_REFS;
 		} else {
 			d->refs = wg_advertisement_refs(d->adv);

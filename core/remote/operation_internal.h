@@ -58,6 +58,8 @@ enum wg_discovery_state {
 struct wg_discovery {
 	enum wg_discovery_state state;
 	char *url;                              /* without a trailing '/' */
+	bool receive_pack;                      /* push: git-receive-pack, v0 only */
+	bool caps_only;                         /* v2: no ls-refs (refs stay empty) */
 	const struct wg_hash_algo *expected;    /* NULL: take the server's */
 	const char *const *prefixes;            /* ls-refs ref-prefix values */
 	size_t nprefixes;
@@ -71,6 +73,10 @@ struct wg_discovery {
 
 int wg_discovery_init(struct wg_discovery *d, const char *url,
 		      const struct wg_hash_algo *expected);
+/* The same for a push: the receive-pack advertisement (there is no v2
+ * receive-pack), with the refs the server has. */
+int wg_discovery_init_push(struct wg_discovery *d, const char *url,
+			   const struct wg_hash_algo *expected);
 void wg_discovery_release(struct wg_discovery *d);
 /* Drive discovery through op: returns 0 with a request set, WG_ITEROVER when
  * the refs are known, or an error. */

@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "odb/reachable.h"
 #include "pack/indexer.h"
 #include "protocol/fetch.h"
 #include "refs/refdb.h"
 #include "remote/negotiator.h"
+#include "remote/promisor_fetch.h"
 #include "remote/operation_internal.h"
 #include "remote/refspec.h"
 #include "util/alloc.h"
@@ -47,6 +49,8 @@ struct rfetch {
 	struct wg_remote_fetch_update *pub;   /* the completed list */
 	struct wg_oid *wants;
 	size_t nwants;
+	struct wg_oid *shallows;          /* $GIT_DIR/shallow: we are a shallow clone */
+	size_t nshallows;
 	struct wg_negotiator *neg;
 	struct wg_oid *haves;                 /* common ones first, then this round's */
 	size_t nhaves, ncommon, haves_alloc;
@@ -297,6 +301,8 @@ static int fetch_request(struct rfetch *f)
 	args.ofs_delta = true;
 	args.include_tag = !f->opts.no_tags;
 	args.no_progress = !f->base.progress;
+	args.shallows = f->shallows;
+	args.nshallows = f->nshallows;
 	wg_buf_reset(&f->base.body);
 	err = v2 ? wg_fetch_request_v2(&f->base.body, f->d.caps, &args)
 		 : wg_fetch_request_v0(&f->base.body, f->d.caps, &args);
@@ -313,29 +319,6 @@ static int fetch_request(struct rfetch *f)
 }
 
 /* --- applying ----------------------------------------------------------------------- */
-
-static int is_ancestor(struct rfetch *f, const struct wg_oid *old, const struct wg_oid *new_oid,
-		       bool *out)
-{
-	struct wg_negotiator *walk;
-	struct wg_oid oid;
-	int err;
-
-	*out = false;
-	if ((err = wg_negotiator_new(&walk, wg_repo_odb(f->repo))) ||
-	    (err = wg_negotiator_add_tip(walk, new_oid)))
-		goto done;
-	while (!(err = wg_negotiator_next(walk, &oid)))
-		if (wg_oid_equal(&oid, old)) {
-			*out = true;
-			break;
-		}
-	if (err == WG_ITEROVER)
-		err = 0;
-done:
-	wg_negotiator_free(walk);
-	return err;
-}
 
 static int write_fetch_head(struct rfetch *f)
 {
@@ -401,6 +384,84 @@ static int prune(struct rfetch *f, struct wg_ref_transaction *tx)
 	return err == WG_ITEROVER ? 0 : err;
 }
 
+/* $GIT_DIR/shallow: the commits whose parents a shallow clone lacks. The
+ * server must hear of them, and the connectivity check stops there. */
+static int read_shallow(struct rfetch *f)
+{
+	struct wg_buf path = WG_BUF_INIT, data = WG_BUF_INIT;
+	const struct wg_hash_algo *algo = wg_repo_algo(f->repo);
+	const char *p, *end;
+	int err;
+
+	if ((err = wg_fs_join(&path, wg_repo_gitdir(f->repo), "shallow")))
+		return err;
+	err = wg_fs_read_file(&data, wg_buf_cstr(&path));
+	if (err == WG_ENOTFOUND) {
+		wg_error_clear();
+		err = 0;
+		goto done;
+	}
+	if (err)
+		goto done;
+	p = (const char *)data.data;
+	end = p + data.len;
+	if (!(f->shallows = wg_calloc(data.len / algo->hexsz + 1, sizeof(*f->shallows)))) {
+		err = nomem();
+		goto done;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (len && (len != algo->hexsz ||
+			    wg_oid_from_hex(&f->shallows[f->nshallows++], algo, p))) {
+			err = wg_error_set(WG_ECORRUPT, "%s: bad line '%.*s'", wg_buf_cstr(&path),
+					   (int)(len > 80 ? 80 : len), p);
+			break;
+		}
+		p += len + 1;
+	}
+done:
+	wg_buf_release(&path);
+	wg_buf_release(&data);
+	return err;
+}
+
+/* What the new refs name must be complete down to what our refs already
+ * named (git's connectivity check after a fetch). */
+static int check_connected(struct rfetch *f)
+{
+	struct wg_ref_iter *it;
+	const struct wg_ref *r;
+	struct wg_oid *haves = NULL;
+	size_t n = 0, alloc = 0;
+	int err;
+
+	if ((err = wg_refdb_iter_new(&it, wg_repo_refdb(f->repo), "")))
+		return err;
+	while (!(err = wg_ref_iter_next(&r, it))) {
+		if (r->symbolic)
+			continue;
+		if (n == alloc) {
+			size_t a = alloc ? 2 * alloc : 64;
+			struct wg_oid *v = wg_realloc(haves, a * sizeof(*v));
+			if (!v) {
+				err = nomem();
+				break;
+			}
+			haves = v;
+			alloc = a;
+		}
+		haves[n++] = r->oid;
+	}
+	wg_ref_iter_free(it);
+	if (err == WG_ITEROVER)
+		err = wg_odb_check_connected(wg_repo_odb(f->repo), f->wants, f->nwants, haves, n,
+					     f->shallows, f->nshallows,
+					     wg_repo_promisor_remote(f->repo) != NULL);
+	wg_free(haves);
+	return err;
+}
+
 static int apply(struct rfetch *f)
 {
 	struct wg_ref_transaction *tx = NULL;
@@ -413,6 +474,8 @@ static int apply(struct rfetch *f)
 		if (wg_odb_exists(wg_repo_odb(f->repo), &f->wants[i]) <= 0)
 			return wg_error_set(WG_ECORRUPT, "the server did not send %s, which it "
 					    "advertised", wg_oid_to_hex(&f->wants[i], hex));
+	if (f->nwants && (err = check_connected(f)))
+		return err;
 	if ((err = wg_ref_transaction_new(&tx, wg_repo_refdb(f->repo))))
 		return err;
 	for (size_t i = 0; i < f->nupdates; i++) {
@@ -444,7 +507,8 @@ static int apply(struct rfetch *f)
 			what = !strncmp(u->pub.local_name, "refs/tags/", 10) ? "storing tag" :
 			       "storing head";
 		} else {
-			if ((err = is_ancestor(f, &u->pub.old_oid, &u->pub.new_oid, &ff)))
+			if ((err = wg_odb_is_ancestor(wg_repo_odb(f->repo), &u->pub.old_oid,
+						      &u->pub.new_oid, &ff)))
 				break;
 			if (!ff && (!u->force || !strncmp(u->pub.local_name, "refs/tags/", 10))) {
 				/* git rejects it and goes on with the others */
@@ -501,7 +565,7 @@ static int rf_next(struct wg_remote_op *op)
 		err = wg_discovery_next_request(&f->d, op);
 		if (err != WG_ITEROVER)
 			return err;
-		if ((err = plan(f)))
+		if ((err = plan(f)) || (err = read_shallow(f)))
 			return err;
 		if (!f->nwants) {
 			if ((err = apply(f)))
@@ -643,6 +707,7 @@ static void rf_free(struct wg_remote_op *op)
 	wg_free(f->updates);
 	wg_free(f->pub);
 	wg_free(f->wants);
+	wg_free(f->shallows);
 	wg_free(f->haves);
 	wg_free(f->remote);
 	wg_free(f->url);

@@ -9,7 +9,8 @@
 #     git fsck --strict is clean; --bare and a plain clone (no checkout: HEAD,
 #     the branch, origin/* and the config as git writes them);
 #   - --depth 1 (the shallow file and history as git's), --filter=blob:none
-#     and tree:0 (promisor config; git lazily fetches what is missing),
+#     and tree:0 (promisor config; webgit fetches a missing blob or tree
+#     when it reads it, and so does git),
 #     -b with --single-branch;
 #   - empty repositories; a missing repository and a non-empty target are
 #     refused with git's message and leave nothing behind.
@@ -93,6 +94,15 @@ $filter
 origin" sh -c '"$GIT" -C w config remote.origin.promisor; "$GIT" -C w config remote.origin.partialclonefilter; "$GIT" -C w config extensions.partialclone'
 		check "$repo/$filter: the pack is marked .promisor" sh -c 'ls w/objects/pack/*.promisor'
 		check "$repo/$filter: git fsck accepts the partial clone" "$GIT" -C w fsck --no-progress
+		check_same "$repo/$filter: webgit fetches a missing file's content when read" \
+			"\"\$GIT\" -C '$REPOS/$repo.git' show main:src/parser/parser.c" \
+			'"$W" -C w cat-file -p main:src/parser/parser.c'
+		check_same "$repo/$filter: webgit ls-tree fetches missing trees" \
+			"\"\$GIT\" -C '$REPOS/$repo.git' ls-tree -r main" '"$W" -C w ls-tree -r main'
+		check "$repo/$filter: what webgit fetched is a promisor pack too" \
+			sh -c 'test $(ls w/objects/pack/*.promisor | wc -l) -ge 2'
+		check_same "$repo/$filter: git reads the other file (its own lazy fetch)" \
+			"\"\$GIT\" -C '$REPOS/$repo.git' show main:README.md" '"$GIT" -C w show main:README.md'
 		check_same "$repo/$filter: git lazily fetches a file's content" \
 			"\"\$GIT\" -C '$REPOS/$repo.git' show main:src/parser/parser.c" \
 			'"$GIT" -C w show main:src/parser/parser.c'

@@ -1,0 +1,25 @@
+/* The promisor client: objects a partial clone lacks, fetched by id from
+ * its promisor remote (extensions.partialClone names it), in one request,
+ * stored as a ".promisor" pack as git stores them. The object database does
+ * not block on the network: a read of a missing object is WG_ENOTFOUND,
+ * wg_repo_is_partial() says whether a fetch can help, and the caller runs
+ * this operation with its own transport, then reads again. */
+#ifndef WG_REMOTE_PROMISOR_FETCH_H
+#define WG_REMOTE_PROMISOR_FETCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hash/oid.h"
+#include "remote/operation.h"
+#include "repo/repo.h"
+
+/* The promisor remote's name (extensions.partialClone), or NULL if the
+ * repository is not a partial clone. */
+const char *wg_repo_promisor_remote(struct wg_repo *repo);
+
+int wg_promisor_fetch_new(struct wg_remote_op **out, struct wg_repo *repo,
+			  const struct wg_oid *oids, size_t noids);
+const char *wg_promisor_fetch_url(struct wg_remote_op *op);
+
+#endif
