@@ -442,6 +442,11 @@ static int tmp_commit(struct tmp_table *tt, struct wg_reftable_stack *st, uint64
 	if (!st->opts.file_mode) {
 		mode_t mask = umask(0);
 		umask(mask);
+		/* A mask that takes the owner's own rights away is no real
+		 * setting (Emscripten 3.1.6 starts at 0777): a table nobody
+		 * can read would lose every ref. */
+		if (mask & 0600)
+			mask = 022;
 		chmod(wg_buf_cstr(&tt->path), 0666 & ~mask);
 	} else {
 		chmod(wg_buf_cstr(&tt->path), st->opts.file_mode);
