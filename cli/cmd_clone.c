@@ -11,7 +11,8 @@
 
 static const char usage_str[] =
 	"webgit clone [--bare | --mirror] [--depth <n>] [--filter <spec>] [-b <branch>] "
-	"[--single-branch] [--ref-format=<format>] [-q | --progress] <repository> [<directory>]";
+	"[--single-branch] [--shallow-since=<date>] [--shallow-exclude=<ref>] "
+	"[--ref-format=<format>] [-q | --progress] <repository> [<directory>]";
 
 /* git's "humanish" directory: the last path part without "/.git" or
  * ".git" (kept as "name.git" for bare clones). */
@@ -43,6 +44,8 @@ int cmd_clone(int argc, char **argv)
 	const char *url = NULL, *dir = NULL, *v;
 	char *made = NULL;
 	bool no_single_branch = false;
+	const char *exclude[64];
+	size_t nexclude = 0;
 	int i, err;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -66,6 +69,12 @@ int cmd_clone(int argc, char **argv)
 			if (*end || d <= 0)
 				return cli_fatal("depth %s is not a positive number", v);
 			o.depth = (unsigned)d;
+		} else if ((v = cli_option_value(argc, argv, &i, "--shallow-since"))) {
+			o.shallow_since = v;
+		} else if ((v = cli_option_value(argc, argv, &i, "--shallow-exclude"))) {
+			if (nexclude == sizeof(exclude) / sizeof(*exclude))
+				return cli_fatal("too many --shallow-exclude");
+			exclude[nexclude++] = v;
 		} else if ((v = cli_option_value(argc, argv, &i, "--filter")))
 			o.filter = v;
 		else if ((v = cli_option_value(argc, argv, &i, "--branch")) ||
@@ -84,8 +93,10 @@ int cmd_clone(int argc, char **argv)
 		free(made);
 		return cli_fatal("could not guess a directory name from '%s'", url);
 	}
-	/* --depth implies --single-branch, as in git */
-	if (o.depth && !no_single_branch)
+	o.shallow_exclude = exclude;
+	o.nshallow_exclude = nexclude;
+	/* a shallow clone implies --single-branch, as in git */
+	if ((o.depth || o.shallow_since || nexclude) && !no_single_branch)
 		o.single_branch = true;
 	o.progress = cli_remote_progress;
 	o.progress_payload = &progress;

@@ -12,6 +12,7 @@
 #include "repo/repo.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/date.h"
 #include "util/fs.h"
 
 enum clone_state {
@@ -42,6 +43,7 @@ struct clone {
 	size_t nshallows, shallow_alloc;
 	bool got_end;
 	uint64_t received;
+	char since[32];               /* deepen-since as seconds */
 };
 
 #define CL(op) ((struct clone *)(op))
@@ -318,23 +320,14 @@ static int check_wants(struct clone *c)
 }
 
 /* Everything the refs will name must be here (git's connectivity check):
- * a server that sends a partial pack, or shallow lines that cut history
- * where it does not end, is refused. */
+ * a server that sends a partial pack, or shallow lines that do not match
+ * where the history it sent ends, is refused. */
 static int check_connected(struct clone *c)
 {
-	char hex[WG_MAX_HEXSZ + 1];
-
-	for (size_t i = 0; i < c->nshallows; i++) {
-		enum wg_object_type type;
-		size_t size;
-		if (wg_odb_read_header(wg_repo_odb(c->repo), &c->shallows[i], &type, &size) ||
-		    type != WG_OBJ_COMMIT) {
-			wg_error_clear();
-			return wg_error_set(WG_ECORRUPT, "the server sent a shallow line for %s, "
-					    "a commit it did not send",
-					    wg_oid_to_hex(&c->shallows[i], hex));
-		}
-	}
+	/* Shallow lines are kept as the server sent them, as git keeps them
+	 * (with deepen-not a server may name a boundary it did not send): a
+	 * bogus one shows up here as history that does not end where it
+	 * should. */
 	return wg_odb_check_connected(wg_repo_odb(c->repo), c->wants, c->nwants, NULL, 0,
 				      c->shallows, c->nshallows, c->filter != NULL);
 }
@@ -398,6 +391,17 @@ static int fetch_request(struct clone *c)
 	args.no_progress = !c->base.progress;
 	args.depth = c->opts.depth;
 	args.filter = c->filter;
+	if (c->opts.shallow_since) {
+		int64_t when;
+		int tz;
+		if (wg_date_parse(c->opts.shallow_since, &when, &tz))
+			return wg_error_set(WG_EINVALID, "invalid --shallow-since date '%s'",
+					    c->opts.shallow_since);
+		snprintf(c->since, sizeof(c->since), "%lld", (long long)when);
+		args.deepen_since = c->since;
+	}
+	args.deepen_not = c->opts.shallow_exclude;
+	args.ndeepen_not = c->opts.nshallow_exclude;
 	wg_buf_reset(&c->base.body);
 	if (c->d.version == 2)
 		err = wg_fetch_request_v2(&c->base.body, c->d.caps, &args);
@@ -495,7 +499,7 @@ static int clone_feed(struct wg_remote_op *op, const void *data, size_t len)
 				return err;
 			break;
 		case WG_FETCH_EV_SHALLOW:
-			if (!c->opts.depth)
+			if (!c->opts.depth && !c->opts.shallow_since && !c->opts.nshallow_exclude)
 				return wg_error_set(WG_ECORRUPT, "the server sent a shallow line "
 						    "for a clone that asked for no depth");
 			if ((err = add_shallow(c, &ev.oid)))

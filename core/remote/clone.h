@@ -23,12 +23,16 @@ struct wg_clone_options {
 	const char *branch;          /* -b: the branch HEAD names; NULL: the remote's HEAD */
 	bool single_branch;
 	unsigned depth;              /* 0: full history */
+	const char *shallow_since;   /* a date (any form git accepts), or NULL */
+	const char *const *shallow_exclude;  /* refs whose history is left out */
+	size_t nshallow_exclude;
 	const char *filter;          /* partial clone filter spec, or NULL */
 	const char *ref_format;      /* NULL: webgit's default (reftable) */
 	wg_remote_progress_fn progress;
 	void *progress_payload;
 };
-#define WG_CLONE_OPTIONS_INIT { 1, false, false, NULL, false, 0, NULL, NULL, NULL, NULL }
+#define WG_CLONE_OPTIONS_INIT { 1, false, false, NULL, false, 0, NULL, NULL, 0, NULL, NULL, \
+				NULL, NULL }
 
 int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
 		 const struct wg_clone_options *opts);

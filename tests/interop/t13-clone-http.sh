@@ -8,7 +8,8 @@
 #   - clone --mirror has exactly the refs and objects of git clone --mirror;
 #     git fsck --strict is clean; --bare and a plain clone (no checkout: HEAD,
 #     the branch, origin/* and the config as git writes them);
-#   - --depth 1 (the shallow file and history as git's), --filter=blob:none
+#   - --depth 1, --shallow-since, --shallow-exclude (the shallow file and
+#     history as git's), --filter=blob:none
 #     and tree:0 (promisor config; webgit fetches a missing blob or tree
 #     when it reads it, and so does git),
 #     -b with --single-branch;
@@ -85,6 +86,14 @@ for repo in sample-sha1-files sample-sha256-reftable; do
 	check_same "$repo: depth-1 refs" "refs g" "refs w"
 	check_same "$repo: depth-1 objects" "objects g" "objects w"
 	check "$repo: git fsck on the shallow clone" "$GIT" -C w fsck --no-progress
+	for opt in "--shallow-since=2023-11-14 23:26:00 +0000" "--shallow-exclude=release/1.x"; do
+		rm -rf g w
+		"$GIT" clone -q --bare "$opt" "$u" g
+		check "$repo: clone $opt" "$W" clone -q --bare "$opt" "$u" w
+		check_same "$repo: $opt: the shallow file of git's" "cat g/shallow" "cat w/shallow"
+		check_same "$repo: $opt: the objects of git's" "objects g" "objects w"
+		check "$repo: $opt: git fsck" "$GIT" -C w fsck --no-progress
+	done
 
 	for filter in blob:none tree:0; do
 		rm -rf w
