@@ -6,7 +6,7 @@
 #   1. scripts/bootstrap.sh   (packages, third-party sources, reference git)
 #   2. native build with AddressSanitizer + UBSan into build/asan, then ctest
 #   3. WebAssembly build into build/wasm, then ctest (the same unit tests,
-#      run by Node)
+#      run by Node), then the JS API's tests (tests/js/run.sh) in Node
 #   4. the interop tests: tests/interop/run.sh with build/asan/webgit against
 #      the reference git in .cache/git-ref
 #
@@ -143,6 +143,25 @@ if [ "$wasm" = 1 ]; then
 		# Both configurations glob the same tests/unit/test_*.c.
 		if [ "$native_tests" -ge 0 ] && [ "$ctest_total" -ne "$native_tests" ]; then
 			echo "wasm: ran $ctest_total unit tests but native ran $native_tests"
+			failed=$((failed + 1))
+		fi
+		# The JS API (js/) over this build, in Node, against the local
+		# Git HTTP server.
+		log="$LOGS/js.log"
+		status=0
+		tests/js/run.sh build/wasm >"$log" 2>&1 || status=$?
+		line=$(tail -n 1 "$log")
+		if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+			passed=$((passed + BASH_REMATCH[1]))
+			failed=$((failed + BASH_REMATCH[2]))
+			echo "js: $line"
+			if [ "$status" -ne 0 ]; then
+				show_log "$log" 120
+				[ "${BASH_REMATCH[2]}" -gt 0 ] || failed=$((failed + 1))
+			fi
+		else
+			echo "js: tests/js/run.sh did not finish (exit status $status)"
+			show_log "$log"
 			failed=$((failed + 1))
 		fi
 	fi

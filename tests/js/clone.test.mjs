@@ -1,0 +1,245 @@
+// The JavaScript API (js/index.js over the WebAssembly build) against the
+// local Git HTTP server and the reference git, under Node 20's node:test.
+//
+//   WEBGIT_JS_DIR=build/h-wasm/js node --test tests/js/
+//
+// WEBGIT_JS_DIR is the built package (<build>/js from wasm/wasm.cmake;
+// default build/wasm/js); GIT the reference git (default
+// .cache/git-ref/bin/git). tests/js/run.sh builds and runs this.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const JS_DIR = path.resolve(ROOT, process.env.WEBGIT_JS_DIR || 'build/wasm/js');
+const GIT = process.env.GIT || path.join(ROOT, '.cache/git-ref/bin/git');
+
+// The reference git, with no user or system configuration.
+function git(args, opts = {}) {
+  return execFileSync(GIT, args, {
+    encoding: opts.encoding === undefined ? 'utf8' : opts.encoding,
+    maxBuffer: 64 << 20,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: tmp, XDG_CONFIG_HOME: tmp, LC_ALL: 'C' },
+    ...opts,
+  });
+}
+
+let wg;          // the API under test
+let tmp;         // everything this file writes
+let state;       // the server's state directory
+let serverPid;
+let base;        // http://127.0.0.1:PORT
+
+const REPOS = ['sample-sha1-files', 'sample-sha256-reftable'];
+const repoUrl = (name) => `${base}/git/${name}.git`;
+let dirSeq = 0;
+const newDir = (label) => path.join(tmp, 'clones', `${label}-${++dirSeq}`);
+
+before(async () => {
+  wg = await import(pathToFileURL(path.join(JS_DIR, 'index.js')).href);
+  await wg.init();
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'webgit-js-'));
+  const repos = path.join(tmp, 'repos');
+  execFileSync(path.join(ROOT, 'tests/server/make-repos.sh'), [repos], {
+    env: { ...process.env, GIT }, stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  state = path.join(tmp, 'server');
+  base = execFileSync(path.join(ROOT, 'tests/server/start.sh'), [state, '--root', repos], {
+    env: { ...process.env, GIT }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
+  serverPid = Number(fs.readFileSync(path.join(state, 'pid'), 'utf8'));
+  assert.match(base, /^http:\/\/127\.0\.0\.1:\d+$/);
+});
+
+after(async () => {
+  if (serverPid) {
+    try {
+      process.kill(serverPid, 'SIGTERM');
+      for (let i = 0; i < 50; i++) {
+        process.kill(serverPid, 0);          // throws once it is gone
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      process.kill(serverPid, 'SIGKILL');
+    } catch {
+      // exited
+    }
+  }
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+// Our refs in `git ls-remote` format: "<oid>\t<name>", then
+// "<peeled>\t<name>^{}" for an annotated tag.
+function lsRemoteLines(refs) {
+  const lines = [];
+  for (const r of refs) {
+    if (r.unborn) continue;
+    lines.push(`${r.oid}\t${r.name}`);
+    if (r.peeled) lines.push(`${r.peeled}\t${r.name}^{}`);
+  }
+  return lines;
+}
+
+for (const name of REPOS) {
+  test(`listRemoteRefs equals git ls-remote (${name})`, async () => {
+    const refs = await wg.listRemoteRefs(repoUrl(name));
+    const expected = git(['ls-remote', repoUrl(name)]).trimEnd().split('\n');
+    assert.deepEqual(lsRemoteLines(refs), expected);
+    const head = refs.find((r) => r.name === 'HEAD');
+    assert.equal(head.target, 'refs/heads/main');
+    const algo = name.includes('sha256') ? 64 : 40;
+    for (const r of refs) assert.equal(r.oid.length, algo);
+  });
+}
+
+test('listRemoteRefs with a prefix', async () => {
+  const url = repoUrl(REPOS[0]);
+  const tags = await wg.listRemoteRefs(url, { prefix: 'refs/tags/' });
+  const all = await wg.listRemoteRefs(url);
+  assert.ok(tags.length > 0);
+  assert.deepEqual(tags, all.filter((r) => r.name.startsWith('refs/tags/')));
+  const both = await wg.listRemoteRefs(url, { prefix: ['refs/heads/main', 'refs/tags/v1.0'] });
+  assert.deepEqual(both.map((r) => r.name).sort(),
+    all.filter((r) => r.name.startsWith('refs/heads/main') || r.name.startsWith('refs/tags/v1.0'))
+      .map((r) => r.name).sort());
+});
+
+// Every file of `ref` read with readFile equals `git show ref:path`.
+async function checkFiles(dir, ref) {
+  const paths = git(['-C', dir, 'ls-tree', '-r', '-z', '--name-only', ref]).split('\0').filter(Boolean);
+  assert.ok(paths.length > 5, `${paths.length} files`);
+  for (const p of paths) {
+    const ours = await wg.readFile({ dir, ref, path: p });
+    const theirs = git(['-C', dir, 'cat-file', 'blob', `${ref}:${p}`], { encoding: 'buffer' });
+    assert.ok(ours instanceof Uint8Array);
+    assert.ok(Buffer.from(ours).equals(theirs), `readFile ${ref}:${p}`);
+  }
+}
+
+for (const name of REPOS) {
+  test(`clone, full (${name})`, async () => {
+    const dir = newDir('full');
+    const phases = new Set();
+    await wg.clone({ url: repoUrl(name), dir, onProgress: (p) => phases.add(p.phase) });
+    assert.ok(phases.size > 0, 'progress was reported');
+    git(['-C', dir, 'fsck', '--strict']);
+    for (const ref of ['main', 'HEAD', 'v1.0', 'origin/dev']) {
+      assert.equal(await wg.resolveRef({ dir, ref }), git(['-C', dir, 'rev-parse', ref]).trim(), ref);
+    }
+    await checkFiles(dir, 'main');
+    // git show main:<path>, literally, for a nested file
+    const nested = git(['-C', dir, 'ls-tree', '-r', '--name-only', 'main']).split('\n')
+      .find((p) => p.includes('/'));
+    assert.equal(Buffer.from(await wg.readFile({ dir, ref: 'main', path: nested })).toString(),
+      git(['-C', dir, 'show', `main:${nested}`]));
+    // readObject and listTree
+    const head = await wg.resolveRef({ dir, ref: 'HEAD' });
+    const obj = await wg.readObject({ dir, oid: head });
+    assert.equal(obj.type, 'commit');
+    assert.ok(Buffer.from(obj.data).equals(git(['-C', dir, 'cat-file', 'commit', head], { encoding: 'buffer' })));
+    const tree = await wg.listTree({ dir, ref: 'main' });
+    const lsTree = git(['-C', dir, 'ls-tree', '-z', 'main']).split('\0').filter(Boolean);
+    assert.deepEqual(tree.map((e) => `${e.mode} ${e.type} ${e.oid}\t${e.name}`), lsTree);
+  });
+}
+
+test('clone, bare with a branch', async () => {
+  const dir = newDir('bare') + '.git';
+  await wg.clone({ url: repoUrl(REPOS[1]), dir, bare: true, ref: 'dev' });
+  git(['--git-dir', dir, 'fsck', '--strict']);
+  assert.equal(git(['--git-dir', dir, 'symbolic-ref', 'HEAD']).trim(), 'refs/heads/dev');
+  assert.equal(await wg.resolveRef({ dir, ref: 'HEAD' }), git(['--git-dir', dir, 'rev-parse', 'dev']).trim());
+});
+
+for (const name of REPOS) {
+  test(`clone, depth 1 (${name})`, async () => {
+    const dir = newDir('shallow');
+    await wg.clone({ url: repoUrl(name), dir, depth: 1 });
+    assert.equal(git(['-C', dir, 'rev-parse', '--is-shallow-repository']).trim(), 'true');
+    assert.equal(git(['-C', dir, 'rev-list', '--count', 'main']).trim(), '1');
+    git(['-C', dir, 'fsck', '--strict']);
+    await checkFiles(dir, 'main');
+  });
+}
+
+for (const name of REPOS) {
+  test(`clone, filter blob:none (${name})`, async () => {
+    const dir = newDir('blobless');
+    await wg.clone({ url: repoUrl(name), dir, filter: 'blob:none' });
+    assert.equal(git(['-C', dir, 'config', 'remote.origin.promisor']).trim(), 'true');
+    assert.equal(git(['-C', dir, 'config', 'remote.origin.partialclonefilter']).trim(), 'blob:none');
+    git(['-C', dir, 'fsck']);
+    assert.equal(await wg.resolveRef({ dir, ref: 'main' }), git(['-C', dir, 'rev-parse', 'main']).trim());
+    const tree = await wg.listTree({ dir, ref: 'main' });
+    assert.ok(tree.length > 0);
+    // Blobs were not fetched (no lazy fetching from JS yet).
+    const blob = tree.find((e) => e.type === 'blob');
+    await assert.rejects(wg.readObject({ dir, oid: blob.oid }), { code: 'ENOTFOUND' });
+  });
+}
+
+test('clone aborted after the first chunk of the pack leaves no directory', async () => {
+  const dir = newDir('aborted');
+  const ac = new AbortController();
+  let existedAtAbort = null;
+  const text = new TextDecoder();
+  // A fetch() that aborts right after passing on the first chunk of the
+  // response to the fetch command (by then the repository exists).
+  const abortingFetch = async (url, init) => {
+    const res = await fetch(url, init);
+    const req = init.body ? text.decode(init.body) : '';
+    if (!req.includes('command=fetch') && !req.includes('want ')) return res;
+    const reader = res.body.getReader();
+    const body = new ReadableStream({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        controller.enqueue(value);
+        if (existedAtAbort === null) {
+          existedAtAbort = fs.existsSync(dir);
+          ac.abort();
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: res.status, headers: res.headers });
+  };
+  await assert.rejects(
+    wg.clone({ url: repoUrl(REPOS[0]), dir, fetch: abortingFetch, signal: ac.signal }),
+    { name: 'AbortError' });
+  assert.equal(existedAtAbort, true, 'the repository existed when the abort fired');
+  assert.equal(fs.existsSync(dir), false, 'the directory was removed');
+  // and the same directory can be cloned into afterwards
+  await wg.clone({ url: repoUrl(REPOS[0]), dir, depth: 1 });
+  git(['-C', dir, 'fsck', '--strict']);
+});
+
+test('a missing repository is ENOTFOUND', async () => {
+  await assert.rejects(wg.listRemoteRefs(repoUrl('no-such-repo')), (e) => {
+    assert.equal(e.code, 'ENOTFOUND');
+    assert.ok(e instanceof Error);
+    assert.match(e.message, /no-such-repo/);
+    return true;
+  });
+  const dir = newDir('missing');
+  await assert.rejects(wg.clone({ url: repoUrl('no-such-repo'), dir }), { code: 'ENOTFOUND' });
+  assert.equal(fs.existsSync(dir), false);
+});
+
+test('local errors carry codes', async () => {
+  const dir = newDir('errors');
+  await wg.clone({ url: repoUrl(REPOS[0]), dir, depth: 1 });
+  await assert.rejects(wg.resolveRef({ dir, ref: 'no-such-branch' }), { code: 'ENOTFOUND' });
+  await assert.rejects(wg.readFile({ dir, ref: 'main', path: 'no/such/file' }), { code: 'ENOTFOUND' });
+  await assert.rejects(wg.readObject({ dir, oid: 'xyz' }), { code: 'EINVALID' });
+  await assert.rejects(wg.resolveRef({ dir: path.join(tmp, 'nowhere'), ref: 'main' }), (e) => typeof e.code === 'string');
+  // cloning into a non-empty directory is refused and leaves it alone
+  await assert.rejects(wg.clone({ url: repoUrl(REPOS[0]), dir }), (e) => typeof e.code === 'string');
+  assert.ok(fs.existsSync(path.join(dir, '.git')));
+});

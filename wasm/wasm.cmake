@@ -1,0 +1,96 @@
+# The JavaScript library's WebAssembly module: wasm/exports.c over core/,
+# linked as one ES module (MODULARIZE + EXPORT_ES6) that every runtime loads
+# the same way. Output, in the build directory:
+#
+#   <build>/js/webgit.mjs     the Emscripten glue (export default createWebgit)
+#   <build>/js/webgit.wasm    the module
+#   <build>/js/index.js, index.d.ts, package.json   copied from js/, so that
+#                             <build>/js/ is the complete "webgit" package
+#
+# Target: webgit_js. Only in the Emscripten configuration; natively this
+# file does nothing.
+#
+# Hook it into the top-level CMakeLists.txt with one line (anywhere after
+# the project() call; it defers itself until webgit_core exists):
+#
+#   include(wasm/wasm.cmake)
+#
+# or, without touching CMakeLists.txt (what tests/js/run.sh does):
+#
+#   emcmake cmake -S . -B build/h-wasm -DCMAKE_PROJECT_INCLUDE=$PWD/wasm/wasm.cmake
+#
+# Settings (see /work/shared/notes/toolchain.md for why):
+# - no NODERAWFS: the filesystem is the default MEMFS; Node mounts host
+#   directories with NODEFS (-lnodefs.js), browsers will mount IDBFS.
+# - ENVIRONMENT includes node only so that NODEFS is usable; an ES6 glue
+#   cannot require() or see __dirname, so wasm/pre.js takes both from the
+#   host (js/index.js passes them in Node only). The host always hands the
+#   glue the compiled module (instantiateWasm), so the glue never loads the
+#   .wasm itself.
+# - the glue installs no process-wide handlers (NODEJS_CATCH_*=0) and never
+#   exits the process (EXIT_RUNTIME=0, no main()).
+# - no Asyncify, no threads, no eval (DYNAMIC_EXECUTION=0, for workerd).
+include_guard(GLOBAL)
+
+if(NOT EMSCRIPTEN)
+  return()
+endif()
+
+set(WG_JS_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}/../js")
+get_filename_component(WG_JS_SOURCE_DIR "${WG_JS_SOURCE_DIR}" ABSOLUTE)
+set(WG_WASM_DIR "${CMAKE_CURRENT_LIST_DIR}")
+
+function(wg_wasm_js_target)
+  if(TARGET webgit_js)
+    return()
+  endif()
+  set(out "${CMAKE_BINARY_DIR}/js")
+  add_executable(webgit_js "${WG_WASM_DIR}/exports.c")
+  target_link_libraries(webgit_js PRIVATE webgit_core)
+  target_compile_options(webgit_js PRIVATE -Wall -Wextra -Wshadow -Wstrict-prototypes
+    -Wno-unused-parameter)
+  # The exports have no header: their declarations are js/index.js.
+  target_compile_options(webgit_js PRIVATE -Wno-missing-prototypes)
+  if(WG_WERROR)
+    target_compile_options(webgit_js PRIVATE -Werror)
+  endif()
+  if(DEFINED WG_WASM_STACK_OPTION)
+    set(stack "${WG_WASM_STACK_OPTION}")
+  else()
+    set(stack "-sTOTAL_STACK=4MB")
+  endif()
+  set_target_properties(webgit_js PROPERTIES
+    OUTPUT_NAME webgit SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY "${out}")
+  target_link_options(webgit_js PRIVATE
+    -O2 -g0
+    -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createWebgit
+    -sENVIRONMENT=web,worker,node
+    -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
+    -sALLOW_MEMORY_GROWTH=1 ${stack}
+    -sFILESYSTEM=1 -lnodefs.js -sDYNAMIC_EXECUTION=0
+    -sEXIT_RUNTIME=0 -sINVOKE_RUN=0
+    "-sEXPORTED_FUNCTIONS=_malloc,_free"
+    "-sEXPORTED_RUNTIME_METHODS=FS,NODEFS,HEAPU8,HEAPU32,UTF8ToString,stringToUTF8,lengthBytesUTF8"
+    "-sINCOMING_MODULE_JS_API=instantiateWasm,wasmBinary,locateFile,print,printErr,nodeRequire,nodeDirname,wgjsProgress"
+    "SHELL:--pre-js \"${WG_WASM_DIR}/pre.js\"")
+  set_property(TARGET webgit_js APPEND PROPERTY LINK_DEPENDS "${WG_WASM_DIR}/pre.js")
+  foreach(f index.js index.d.ts package.json)
+    add_custom_command(TARGET webgit_js POST_BUILD
+      COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${WG_JS_SOURCE_DIR}/${f}" "${out}/${f}")
+  endforeach()
+  # The copies must follow edits of js/ even when exports.c did not change.
+  add_custom_target(webgit_js_files ALL
+    COMMAND "${CMAKE_COMMAND}" -E copy_if_different
+      "${WG_JS_SOURCE_DIR}/index.js" "${WG_JS_SOURCE_DIR}/index.d.ts"
+      "${WG_JS_SOURCE_DIR}/package.json" "${out}/"
+    DEPENDS webgit_js
+    COMMENT "webgit JS package in ${out}")
+endfunction()
+
+if(TARGET webgit_core)
+  wg_wasm_js_target()
+else()
+  # Included before core/ is defined (CMAKE_PROJECT_INCLUDE, or an include()
+  # near the top): add the target once the top-level directory is read.
+  cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL wg_wasm_js_target)
+endif()
