@@ -5,10 +5,9 @@
 #include <string.h>
 
 #include "odb/reachable.h"
-#include "pack/indexer.h"
-#include "protocol/fetch.h"
 #include "refs/refdb.h"
 #include "remote/operation_internal.h"
+#include "remote/pack_receiver.h"
 #include "repo/repo.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -36,13 +35,9 @@ struct clone {
 	char *head_branch;                   /* "refs/heads/<b>" HEAD will name */
 	struct wg_oid *wants;
 	size_t nwants;
-	struct wg_fetch_response *resp;
-	struct wg_indexer *ix;
-	struct wg_buf pack_dir;
+	struct wg_pack_receiver rcv;
 	struct wg_oid *shallows;
 	size_t nshallows, shallow_alloc;
-	bool got_end;
-	uint64_t received;
 	char since[32];               /* deepen-since as seconds */
 };
 
@@ -52,16 +47,6 @@ static int nomem(void)
 {
 	return wg_error_set(WG_ENOMEM, "out of memory");
 }
-
-static const char *const upload_pack_headers_v2[] = {
-	"Git-Protocol: version=2",
-	"Content-Type: application/x-git-upload-pack-request",
-	"Accept: application/x-git-upload-pack-result",
-};
-static const char *const upload_pack_headers_v0[] = {
-	"Content-Type: application/x-git-upload-pack-request",
-	"Accept: application/x-git-upload-pack-result",
-};
 
 /* --- choosing what to fetch ----------------------------------------------------------- */
 
@@ -141,7 +126,6 @@ static int choose_head(struct clone *c)
 static int create_repo(struct clone *c)
 {
 	struct wg_repo_init_options io = WG_REPO_INIT_OPTIONS_INIT;
-	int err;
 
 	io.bare = c->opts.bare || c->opts.mirror;
 	io.object_format = c->d.algo->name;
@@ -149,9 +133,7 @@ static int create_repo(struct clone *c)
 	io.initial_branch = c->head_branch + 11;
 	c->existed = wg_fs_exists(c->path);
 	c->created = true;   /* from here on a failure undoes what init made */
-	if ((err = wg_repo_init(&c->repo, c->path, &io)))
-		return err;
-	return wg_fs_join(&c->pack_dir, wg_repo_gitdir(c->repo), "objects/pack");
+	return wg_repo_init(&c->repo, c->path, &io);
 }
 
 static int write_config(struct clone *c)
@@ -289,23 +271,6 @@ static int write_shallow(struct clone *c)
 	return err;
 }
 
-/* A partial clone's pack is marked as coming from the promisor remote, so
- * git (and we) may fetch what it lacks from there. */
-static int write_promisor(struct clone *c, const unsigned char *pack_hash)
-{
-	struct wg_buf path = WG_BUF_INIT;
-	char hex[WG_MAX_HEXSZ + 1];
-	struct wg_oid h;
-	int err;
-
-	wg_oid_from_raw(&h, c->d.algo, pack_hash);
-	if (!(err = wg_buf_printf(&path, "%s/pack-%s.promisor", wg_buf_cstr(&c->pack_dir),
-				  wg_oid_to_hex(&h, hex))))
-		err = wg_fs_write_new_file(wg_buf_cstr(&path), "", 0, 0444);
-	wg_buf_release(&path);
-	return err == WG_ENOMEM ? nomem() : err;
-}
-
 /* Every wanted object must now be here: a server that sends a pack
  * without them would otherwise leave refs to nothing. */
 static int check_wants(struct clone *c)
@@ -345,42 +310,31 @@ static int complete(struct clone *c)
 
 /* --- the fetch ---------------------------------------------------------------------- */
 
-static int ix_progress(const struct wg_indexer_progress *p, void *payload)
+/* What a clone decides itself; acknowledgments and wanted-refs need
+ * nothing from a clone that sent "done". */
+static int add_shallow(struct clone *c, const struct wg_oid *oid);
+
+static int clone_event(const struct wg_fetch_event *ev, void *payload)
 {
 	struct clone *c = payload;
-	struct wg_remote_progress rp = { 0 };
 
-	if (p->total_deltas && p->received_objects == p->total_objects) {
-		rp.phase = "Resolving deltas";
-		rp.done = p->resolved_deltas;
-		rp.total = p->total_deltas;
-		rp.finished = p->resolved_deltas == p->total_deltas;
-	} else {
-		rp.phase = "Receiving objects";
-		rp.done = p->received_objects;
-		rp.total = p->total_objects;
-		rp.bytes = p->received_bytes;
-		rp.finished = p->received_objects == p->total_objects;
+	switch (ev->kind) {
+	case WG_FETCH_EV_SHALLOW:
+		if (!c->opts.depth && !c->opts.shallow_since && !c->opts.nshallow_exclude)
+			return wg_error_set(WG_ECORRUPT, "the server sent a shallow line for a "
+					    "clone that asked for no depth");
+		return add_shallow(c, &ev->oid);
+	case WG_FETCH_EV_UNSHALLOW:
+		return wg_error_set(WG_ECORRUPT, "the server sent an unshallow line to a new "
+				    "clone");
+	default:
+		return 0;
 	}
-	wg_remote_report(&c->base, &rp);
-	return 0;
-}
-
-static int start_indexer(struct clone *c)
-{
-	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
-
-	o.algo = c->d.algo;
-	o.pack_dir = wg_buf_cstr(&c->pack_dir);
-	o.progress = c->base.progress ? ix_progress : NULL;
-	o.payload = c;
-	return wg_indexer_new(&c->ix, &o);
 }
 
 static int fetch_request(struct clone *c)
 {
 	struct wg_fetch_args args = WG_FETCH_ARGS_INIT;
-	int err;
 
 	args.algo = c->d.algo;
 	args.wants = c->wants;
@@ -402,18 +356,8 @@ static int fetch_request(struct clone *c)
 	}
 	args.deepen_not = c->opts.shallow_exclude;
 	args.ndeepen_not = c->opts.nshallow_exclude;
-	wg_buf_reset(&c->base.body);
-	if (c->d.version == 2)
-		err = wg_fetch_request_v2(&c->base.body, c->d.caps, &args);
-	else
-		err = wg_fetch_request_v0(&c->base.body, c->d.caps, &args);
-	if (err || (err = wg_fetch_response_new_for(&c->resp, c->d.caps, &args)))
-		return err;
-	if (c->d.version == 2)
-		return wg_remote_op_set_request(&c->base, "POST", c->d.url, "/git-upload-pack",
-						upload_pack_headers_v2, 3);
-	return wg_remote_op_set_request(&c->base, "POST", c->d.url, "/git-upload-pack",
-					upload_pack_headers_v0, 2);
+	return wg_pack_receiver_request(&c->rcv, &c->base, c->repo, &c->d, &args, false,
+					clone_event, c);
 }
 
 static int clone_next(struct wg_remote_op *op)
@@ -475,76 +419,28 @@ static int add_shallow(struct clone *c, const struct wg_oid *oid)
 static int clone_feed(struct wg_remote_op *op, const void *data, size_t len)
 {
 	struct clone *c = CL(op);
-	const void *in = data;
-	size_t in_len = len;
-	int err;
 
 	if (c->state == CLONE_DISCOVERY)
 		return wg_discovery_feed(&c->d, data, len);
-	for (;;) {
-		struct wg_fetch_event ev;
-		struct wg_remote_progress rp = { 0 };
-
-		err = wg_fetch_response_next(c->resp, &ev, &in, &in_len);
-		if (err == WG_ENEEDMORE)
-			return 0;
-		if (err)
-			return err;
-		switch (ev.kind) {
-		case WG_FETCH_EV_PACK_DATA:
-			if (!c->ix && (err = start_indexer(c)))
-				return err;
-			c->received += ev.len;
-			if ((err = wg_indexer_feed(c->ix, ev.data, ev.len)))
-				return err;
-			break;
-		case WG_FETCH_EV_SHALLOW:
-			if (!c->opts.depth && !c->opts.shallow_since && !c->opts.nshallow_exclude)
-				return wg_error_set(WG_ECORRUPT, "the server sent a shallow line "
-						    "for a clone that asked for no depth");
-			if ((err = add_shallow(c, &ev.oid)))
-				return err;
-			break;
-		case WG_FETCH_EV_UNSHALLOW:
-			return wg_error_set(WG_ECORRUPT, "the server sent an unshallow line to "
-					    "a new clone");
-		case WG_FETCH_EV_PROGRESS:
-			rp.phase = ev.progress->phase;
-			rp.done = ev.progress->done;
-			rp.total = ev.progress->total;
-			rp.finished = ev.progress->eol;
-			rp.remote = true;
-			rp.line = ev.progress->line;
-			wg_remote_report(op, &rp);
-			break;
-		case WG_FETCH_EV_END:
-			c->got_end = true;
-			break;
-		default:
-			/* acknowledgments and wanted-refs: nothing to do for a
-			 * clone that sent "done" */
-			break;
-		}
-	}
+	return wg_pack_receiver_feed(&c->rcv, data, len);
 }
 
 static int clone_end(struct wg_remote_op *op)
 {
 	struct clone *c = CL(op);
 	unsigned char pack_hash[WG_MAX_RAWSZ];
+	bool got_pack;
 	int err;
 
 	if (c->state == CLONE_DISCOVERY)
 		return wg_discovery_response_end(&c->d);
-	if ((err = wg_fetch_response_finish(c->resp)))
+	if ((err = wg_pack_receiver_finish(&c->rcv, &got_pack, pack_hash)))
 		return err;
-	if (!c->ix)
+	if (!got_pack)
 		return wg_error_set(WG_ECORRUPT, "the server sent no pack");
-	/* The pack and its index are in place (renamed, .idx last) before
-	 * any ref names their objects. */
-	if ((err = wg_indexer_finish(c->ix, pack_hash)))
-		return err;
-	if (c->filter && (err = write_promisor(c, pack_hash)))
+	/* A partial clone's pack comes from the promisor remote: git (and we)
+	 * may fetch what it lacks from there. */
+	if (c->filter && (err = wg_pack_receiver_mark_promisor(&c->rcv, pack_hash)))
 		return err;
 	return complete(c);
 }
@@ -553,8 +449,7 @@ static void clone_free(struct wg_remote_op *op)
 {
 	struct clone *c = CL(op);
 
-	wg_indexer_free(c->ix);
-	wg_fetch_response_free(c->resp);
+	wg_pack_receiver_release(&c->rcv);
 	wg_repo_free(c->repo);
 	if (c->created && c->state != CLONE_DONE) {
 		/* as git: a directory we made goes, one that was there (empty)
@@ -572,7 +467,6 @@ static void clone_free(struct wg_remote_op *op)
 	wg_free(c->head_branch);
 	wg_free(c->wants);
 	wg_free(c->shallows);
-	wg_buf_release(&c->pack_dir);
 	wg_free(c);
 }
 

@@ -13,12 +13,6 @@ static const char *const info_refs_headers[] = {
 	"Accept: application/x-git-upload-pack-advertisement",
 };
 
-static const char *const upload_pack_headers[] = {
-	"Git-Protocol: version=2",
-	"Content-Type: application/x-git-upload-pack-request",
-	"Accept: application/x-git-upload-pack-result",
-};
-
 int wg_discovery_init(struct wg_discovery *d, const char *url,
 		      const struct wg_hash_algo *expected)
 {
@@ -87,8 +81,7 @@ int wg_discovery_next_request(struct wg_discovery *d, struct wg_remote_op *op)
 		wg_buf_reset(&op->body);
 		if ((err = wg_ls_refs_request(&op->body, d->caps, &lo)) ||
 		    (err = wg_ls_refs_parser_new(&d->ls, d->algo)) ||
-		    (err = wg_remote_op_set_request(op, "POST", d->url, "/git-upload-pack",
-						    upload_pack_headers, 3)))
+		    (err = wg_remote_op_set_upload_pack(op, d->url, 2)))
 			return err;
 		d->state = WG_DISCOVERY_LS_REFS;
 		return 0;

@@ -125,3 +125,19 @@ void wg_remote_report(struct wg_remote_op *op, const struct wg_remote_progress *
 	if (op->progress)
 		op->progress(p, op->progress_payload);
 }
+
+static const char *const upload_pack_v2[] = {
+	"Git-Protocol: version=2",
+	"Content-Type: application/x-git-upload-pack-request",
+	"Accept: application/x-git-upload-pack-result",
+};
+
+int wg_remote_op_set_upload_pack(struct wg_remote_op *op, const char *base, int version)
+{
+	/* v0/v1 requests are the same without the Git-Protocol header */
+	if (version == 2)
+		return wg_remote_op_set_request(op, "POST", base, "/git-upload-pack",
+						upload_pack_v2, 3);
+	return wg_remote_op_set_request(op, "POST", base, "/git-upload-pack",
+					upload_pack_v2 + 1, 2);
+}

@@ -39,6 +39,8 @@ struct wg_remote_op {
  * strings) and op->body as the body (for POST). */
 int wg_remote_op_set_request(struct wg_remote_op *op, const char *method, const char *base,
 			     const char *suffix, const char *const *headers, size_t nheaders);
+/* POST <base>/git-upload-pack with op->body, headers for `version`. */
+int wg_remote_op_set_upload_pack(struct wg_remote_op *op, const char *base, int version);
 /* The standard checks of a smart-HTTP response: 200 and the expected
  * content type (git's messages for 401/403/404 and for a dumb server). */
 int wg_remote_check_response(const char *url, int status, const char *content_type,

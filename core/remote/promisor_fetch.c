@@ -3,9 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pack/indexer.h"
-#include "protocol/fetch.h"
 #include "remote/operation_internal.h"
+#include "remote/pack_receiver.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -20,22 +19,10 @@ struct pfetch {
 	size_t noids;
 	enum pf_state state;
 	struct wg_discovery d;
-	struct wg_fetch_response *resp;
-	struct wg_indexer *ix;
-	struct wg_buf pack_dir;
+	struct wg_pack_receiver rcv;
 };
 
 #define PF(op) ((struct pfetch *)(op))
-
-static const char *const headers_v2[] = {
-	"Git-Protocol: version=2",
-	"Content-Type: application/x-git-upload-pack-request",
-	"Accept: application/x-git-upload-pack-result",
-};
-static const char *const headers_v0[] = {
-	"Content-Type: application/x-git-upload-pack-request",
-	"Accept: application/x-git-upload-pack-result",
-};
 
 const char *wg_repo_promisor_remote(struct wg_repo *repo)
 {
@@ -48,11 +35,19 @@ const char *wg_repo_promisor_remote(struct wg_repo *repo)
 	return name;
 }
 
+static int pf_event(const struct wg_fetch_event *ev, void *payload)
+{
+	(void)payload;
+	if (ev->kind == WG_FETCH_EV_SHALLOW || ev->kind == WG_FETCH_EV_UNSHALLOW)
+		return wg_error_set(WG_ECORRUPT, "the promisor remote sent shallow information "
+				    "to an object fetch");
+	return 0;
+}
+
 static int pf_next(struct wg_remote_op *op)
 {
 	struct pfetch *p = PF(op);
 	struct wg_fetch_args args = WG_FETCH_ARGS_INIT;
-	bool v2;
 	int err;
 
 	if (p->state == PF_DONE)
@@ -64,7 +59,6 @@ static int pf_next(struct wg_remote_op *op)
 		return err;
 	/* Wanted by id: what a tree needs below it comes in the same pack,
 	 * but not the blobs (they are fetched when read). */
-	v2 = p->d.version == 2;
 	args.algo = p->d.algo;
 	args.wants = p->oids;
 	args.nwants = p->noids;
@@ -72,14 +66,11 @@ static int pf_next(struct wg_remote_op *op)
 	args.ofs_delta = true;
 	args.no_progress = true;
 	args.filter = "blob:none";
-	wg_buf_reset(&op->body);
-	if ((err = v2 ? wg_fetch_request_v2(&op->body, p->d.caps, &args) :
-		   wg_fetch_request_v0(&op->body, p->d.caps, &args)) ||
-	    (err = wg_fetch_response_new_for(&p->resp, p->d.caps, &args)))
+	if ((err = wg_pack_receiver_request(&p->rcv, op, p->repo, &p->d, &args, false, pf_event,
+					    p)))
 		return err;
 	p->state = PF_WAITING;
-	return wg_remote_op_set_request(op, "POST", p->d.url, "/git-upload-pack",
-					v2 ? headers_v2 : headers_v0, v2 ? 3 : 2);
+	return 0;
 }
 
 static int pf_begin(struct wg_remote_op *op, int status, const char *type)
@@ -95,68 +86,28 @@ static int pf_begin(struct wg_remote_op *op, int status, const char *type)
 static int pf_feed(struct wg_remote_op *op, const void *data, size_t len)
 {
 	struct pfetch *p = PF(op);
-	const void *in = data;
-	size_t in_len = len;
-	int err;
 
 	if (p->state == PF_DISCOVERY)
 		return wg_discovery_feed(&p->d, data, len);
-	for (;;) {
-		struct wg_fetch_event ev;
-		err = wg_fetch_response_next(p->resp, &ev, &in, &in_len);
-		if (err == WG_ENEEDMORE)
-			return 0;
-		if (err)
-			return err;
-		if (ev.kind == WG_FETCH_EV_PACK_DATA) {
-			if (!p->ix) {
-				struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
-				if ((err = wg_fs_join(&p->pack_dir, wg_repo_gitdir(p->repo),
-						      "objects/pack")))
-					return err;
-				o.algo = p->d.algo;
-				o.pack_dir = wg_buf_cstr(&p->pack_dir);
-				if ((err = wg_indexer_new(&p->ix, &o)))
-					return err;
-			}
-			if ((err = wg_indexer_feed(p->ix, ev.data, ev.len)))
-				return err;
-		} else if (ev.kind == WG_FETCH_EV_SHALLOW || ev.kind == WG_FETCH_EV_UNSHALLOW) {
-			return wg_error_set(WG_ECORRUPT, "the promisor remote sent shallow "
-					    "information to an object fetch");
-		}
-	}
+	return wg_pack_receiver_feed(&p->rcv, data, len);
 }
 
 static int pf_end(struct wg_remote_op *op)
 {
 	struct pfetch *p = PF(op);
 	unsigned char hash[WG_MAX_RAWSZ];
-	struct wg_buf path = WG_BUF_INIT;
 	char hex[WG_MAX_HEXSZ + 1];
-	struct wg_oid h;
+	bool got_pack;
 	int err;
 
 	if (p->state == PF_DISCOVERY)
 		return wg_discovery_response_end(&p->d);
-	if ((err = wg_fetch_response_finish(p->resp)))
+	if ((err = wg_pack_receiver_finish(&p->rcv, &got_pack, hash)))
 		return err;
-	if (!p->ix)
+	if (!got_pack)
 		return wg_error_set(WG_ECORRUPT, "the promisor remote sent no pack");
-	if ((err = wg_indexer_finish(p->ix, hash)))
-		return err;
-	wg_oid_from_raw(&h, p->d.algo, hash);
 	/* Marked as the promisor's, so git may lazily fetch what it lacks. */
-	if (!(err = wg_buf_printf(&path, "%s/pack-%s.promisor", wg_buf_cstr(&p->pack_dir),
-				  wg_oid_to_hex(&h, hex)))) {
-		err = wg_fs_write_new_file(wg_buf_cstr(&path), "", 0, 0444);
-		if (err == WG_EEXISTS) {
-			wg_error_clear();
-			err = 0;
-		}
-	}
-	wg_buf_release(&path);
-	if (err)
+	if ((err = wg_pack_receiver_mark_promisor(&p->rcv, hash)))
 		return err;
 	for (size_t i = 0; i < p->noids; i++)
 		if (wg_odb_exists(wg_repo_odb(p->repo), &p->oids[i]) <= 0)
@@ -170,10 +121,8 @@ static void pf_free(struct wg_remote_op *op)
 {
 	struct pfetch *p = PF(op);
 
-	wg_indexer_free(p->ix);
-	wg_fetch_response_free(p->resp);
+	wg_pack_receiver_release(&p->rcv);
 	wg_discovery_release(&p->d);
-	wg_buf_release(&p->pack_dir);
 	wg_free(p->oids);
 	wg_free(p->url);
 	wg_free(p);

@@ -5,12 +5,11 @@
 #include <string.h>
 
 #include "odb/reachable.h"
-#include "pack/indexer.h"
-#include "protocol/fetch.h"
 #include "refs/refdb.h"
 #include "remote/negotiator.h"
 #include "remote/promisor_fetch.h"
 #include "remote/operation_internal.h"
+#include "remote/pack_receiver.h"
 #include "remote/refspec.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -57,11 +56,8 @@ struct rfetch {
 	size_t batch, in_vain;
 	bool exhausted, done_sent, ready;
 	unsigned rounds;
-	struct wg_fetch_response *resp;
-	struct wg_indexer *ix;
-	struct wg_buf pack_dir;           /* the indexer keeps a pointer to it */
+	struct wg_pack_receiver rcv;
 	uint64_t pack_bytes;
-	bool got_end;
 };
 
 #define RF(op) ((struct rfetch *)(op))
@@ -70,16 +66,6 @@ static int nomem(void)
 {
 	return wg_error_set(WG_ENOMEM, "out of memory");
 }
-
-static const char *const headers_v2[] = {
-	"Git-Protocol: version=2",
-	"Content-Type: application/x-git-upload-pack-request",
-	"Accept: application/x-git-upload-pack-result",
-};
-static const char *const headers_v0[] = {
-	"Content-Type: application/x-git-upload-pack-request",
-	"Accept: application/x-git-upload-pack-result",
-};
 
 /* --- planning: which refs, which objects ------------------------------------------ */
 
@@ -280,6 +266,40 @@ static int next_haves(struct rfetch *f, size_t batch)
 	return 0;
 }
 
+/* The negotiation's side of a response: acknowledged commits become
+ * common (their ancestors are not offered again); "ready" ends it. */
+static int rf_event(const struct wg_fetch_event *ev, void *payload)
+{
+	struct rfetch *f = payload;
+	int err;
+
+	switch (ev->kind) {
+	case WG_FETCH_EV_ACK:
+		if ((err = wg_negotiator_ack(f->neg, &ev->oid)))
+			return err;
+		/* keep it among the haves of later rounds */
+		for (size_t i = f->ncommon; i < f->nhaves; i++)
+			if (wg_oid_equal(&f->haves[i], &ev->oid)) {
+				struct wg_oid t = f->haves[f->ncommon];
+				f->haves[f->ncommon] = f->haves[i];
+				f->haves[i] = t;
+				f->ncommon++;
+				f->in_vain = 0;
+				break;
+			}
+		return 0;
+	case WG_FETCH_EV_READY:
+		f->ready = true;
+		return 0;
+	case WG_FETCH_EV_SHALLOW:
+	case WG_FETCH_EV_UNSHALLOW:
+		return wg_error_set(WG_ECORRUPT, "the server sent shallow information to a "
+				    "fetch that asked for none");
+	default:
+		return 0;
+	}
+}
+
 static int fetch_request(struct rfetch *f)
 {
 	struct wg_fetch_args args = WG_FETCH_ARGS_INIT;
@@ -303,19 +323,14 @@ static int fetch_request(struct rfetch *f)
 	args.no_progress = !f->base.progress;
 	args.shallows = f->shallows;
 	args.nshallows = f->nshallows;
-	wg_buf_reset(&f->base.body);
-	err = v2 ? wg_fetch_request_v2(&f->base.body, f->d.caps, &args)
-		 : wg_fetch_request_v0(&f->base.body, f->d.caps, &args);
-	wg_fetch_response_free(f->resp);
-	f->resp = NULL;
-	if (err || (err = wg_fetch_response_new_for(&f->resp, f->d.caps, &args)))
+	if ((err = wg_pack_receiver_request(&f->rcv, &f->base, f->repo, &f->d, &args, true,
+					    rf_event, f)))
 		return err;
 	f->rounds++;
 	f->ready = false;
 	if (f->batch < MAX_BATCH)
 		f->batch *= 2;
-	return wg_remote_op_set_request(&f->base, "POST", f->d.url, "/git-upload-pack",
-					v2 ? headers_v2 : headers_v0, v2 ? 3 : 2);
+	return 0;
 }
 
 /* --- applying ----------------------------------------------------------------------- */
@@ -541,20 +556,6 @@ static int apply(struct rfetch *f)
 
 /* --- the operation ----------------------------------------------------------------------- */
 
-static int ix_start(struct rfetch *f)
-{
-	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
-	int err;
-
-	if ((err = wg_fs_join(&f->pack_dir, wg_repo_gitdir(f->repo), "objects/pack")))
-		return err;
-	o.algo = f->d.algo;
-	o.pack_dir = wg_buf_cstr(&f->pack_dir);
-	o.odb = wg_repo_odb(f->repo);
-	o.fix_thin = true;
-	return wg_indexer_new(&f->ix, &o);
-}
-
 static int rf_next(struct wg_remote_op *op)
 {
 	struct rfetch *f = RF(op);
@@ -601,88 +602,33 @@ static int rf_begin(struct wg_remote_op *op, int status, const char *type)
 static int rf_feed(struct wg_remote_op *op, const void *data, size_t len)
 {
 	struct rfetch *f = RF(op);
-	const void *in = data;
-	size_t in_len = len;
-	int err;
 
 	if (f->state == RF_DISCOVERY)
 		return wg_discovery_feed(&f->d, data, len);
-	for (;;) {
-		struct wg_fetch_event ev;
-		struct wg_remote_progress rp = { 0 };
-
-		err = wg_fetch_response_next(f->resp, &ev, &in, &in_len);
-		if (err == WG_ENEEDMORE)
-			return 0;
-		if (err)
-			return err;
-		switch (ev.kind) {
-		case WG_FETCH_EV_ACK:
-			if ((err = wg_negotiator_ack(f->neg, &ev.oid)))
-				return err;
-			/* keep it among the haves of later rounds */
-			for (size_t i = f->ncommon; i < f->nhaves; i++)
-				if (wg_oid_equal(&f->haves[i], &ev.oid)) {
-					struct wg_oid t = f->haves[f->ncommon];
-					f->haves[f->ncommon] = f->haves[i];
-					f->haves[i] = t;
-					f->ncommon++;
-					f->in_vain = 0;
-					break;
-				}
-			break;
-		case WG_FETCH_EV_READY:
-			f->ready = true;
-			break;
-		case WG_FETCH_EV_PACK_DATA:
-			if (!f->ix && (err = ix_start(f)))
-				return err;
-			f->pack_bytes += ev.len;
-			if ((err = wg_indexer_feed(f->ix, ev.data, ev.len)))
-				return err;
-			break;
-		case WG_FETCH_EV_SHALLOW:
-		case WG_FETCH_EV_UNSHALLOW:
-			return wg_error_set(WG_ECORRUPT, "the server sent shallow information "
-					    "to a fetch that asked for none");
-		case WG_FETCH_EV_PROGRESS:
-			rp.phase = ev.progress->phase;
-			rp.done = ev.progress->done;
-			rp.total = ev.progress->total;
-			rp.finished = ev.progress->eol;
-			rp.remote = true;
-			rp.line = ev.progress->line;
-			wg_remote_report(op, &rp);
-			break;
-		case WG_FETCH_EV_END:
-			f->got_end = true;
-			break;
-		default:
-			break;
-		}
-	}
+	return wg_pack_receiver_feed(&f->rcv, data, len);
 }
 
 static int rf_end(struct wg_remote_op *op)
 {
 	struct rfetch *f = RF(op);
 	unsigned char hash[WG_MAX_RAWSZ];
+	bool got_pack;
 	int err;
 
 	if (f->state == RF_DISCOVERY)
 		return wg_discovery_response_end(&f->d);
-	if ((err = wg_fetch_response_finish(f->resp)))
+	if ((err = wg_pack_receiver_finish(&f->rcv, &got_pack, hash)))
 		return err;
-	if (!f->ix) {
+	if (!got_pack) {
 		if (f->done_sent)
 			return wg_error_set(WG_ECORRUPT, "the server sent no pack");
 		f->state = RF_NEGOTIATE;      /* another round of haves */
 		return 0;
 	}
-	if ((err = wg_indexer_finish(f->ix, hash)))
+	f->pack_bytes = f->rcv.pack_bytes;
+	if (wg_repo_promisor_remote(f->repo) &&
+	    (err = wg_pack_receiver_mark_promisor(&f->rcv, hash)))
 		return err;
-	wg_indexer_free(f->ix);
-	f->ix = NULL;
 	return apply(f);
 }
 
@@ -690,8 +636,7 @@ static void rf_free(struct wg_remote_op *op)
 {
 	struct rfetch *f = RF(op);
 
-	wg_indexer_free(f->ix);
-	wg_fetch_response_free(f->resp);
+	wg_pack_receiver_release(&f->rcv);
 	wg_negotiator_free(f->neg);
 	wg_discovery_release(&f->d);
 	for (size_t i = 0; i < f->nspecs; i++)
@@ -711,7 +656,6 @@ static void rf_free(struct wg_remote_op *op)
 	wg_free(f->haves);
 	wg_free(f->remote);
 	wg_free(f->url);
-	wg_buf_release(&f->pack_dir);
 	wg_free(f);
 }
 

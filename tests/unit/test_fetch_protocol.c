@@ -13,57 +13,16 @@
 #include "protocol/capabilities.h"
 #include "protocol/fetch.h"
 #include "protocol/pktline.h"
+#include "fixtures.h"
 #include "test.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 
-/* --- fixtures ------------------------------------------------------------------ */
 
-static const struct wg_hash_algo *sha1(void) { return wg_hash_algo_by_id(WG_HASH_SHA1); }
-static const struct wg_hash_algo *sha256(void) { return wg_hash_algo_by_id(WG_HASH_SHA256); }
 
-/* An id of algo->hexsz copies of `c`, in one of a few rotating buffers. */
-static const char *hexid(const struct wg_hash_algo *algo, char c)
-{
-	static char bufs[8][WG_MAX_HEXSZ + 1];
-	static int next;
-	char *b = bufs[next++ % 8];
-	memset(b, c, algo->hexsz);
-	b[algo->hexsz] = '\0';
-	return b;
-}
 
-static struct wg_oid oid_of(const struct wg_hash_algo *algo, char c)
-{
-	struct wg_oid oid;
-	CHECK_OK(wg_oid_from_hex(&oid, algo, hexid(algo, c)));
-	return oid;
-}
 
-/* Append a data packet of formatted text (which may contain NULs via %c). */
-static void pkt(struct wg_buf *b, const char *fmt, ...)
-{
-	struct wg_buf tmp = WG_BUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	CHECK_OK(wg_buf_vprintf(&tmp, fmt, ap));
-	va_end(ap);
-	CHECK_OK(wg_pkt_write(b, tmp.data, tmp.len));
-	wg_buf_release(&tmp);
-}
 
-/* A data packet of raw bytes, behind a band byte. */
-static void band(struct wg_buf *b, int n, const void *data, size_t len)
-{
-	struct wg_buf tmp = WG_BUF_INIT;
-	CHECK_OK(wg_buf_addch(&tmp, n));
-	CHECK_OK(wg_buf_add(&tmp, data, len));
-	CHECK_OK(wg_pkt_write(b, tmp.data, tmp.len));
-	wg_buf_release(&tmp);
-}
-
-static void flush(struct wg_buf *b) { CHECK_OK(wg_pkt_write_flush(b)); }
-static void delim(struct wg_buf *b) { CHECK_OK(wg_pkt_write_delim(b)); }
 
 /* Expected request bytes, framed independently of wg_pkt_write. */
 static void want_pkt(struct wg_buf *b, const char *fmt, ...)
@@ -122,9 +81,9 @@ static void test_request_v2_clone(void)
 	struct wg_buf out = WG_BUF_INIT, want = WG_BUF_INIT;
 	struct wg_caps *caps = v2_caps(git_v2);
 	struct wg_oid wants[2];
-	wants[0] = oid_of(sha1(), 'a');
-	wants[1] = oid_of(sha1(), 'b');
-	args.algo = sha1();
+	wants[0] = fx_oid_of(fx_sha1(), 'a');
+	wants[1] = fx_oid_of(fx_sha1(), 'b');
+	args.algo = fx_sha1();
 	args.wants = wants;
 	args.nwants = 2;
 	args.done = true;
@@ -138,8 +97,8 @@ static void test_request_v2_clone(void)
 	want_pkt(&want, "thin-pack\n");
 	want_pkt(&want, "include-tag\n");
 	want_pkt(&want, "ofs-delta\n");
-	want_pkt(&want, "want %s\n", hexid(sha1(), 'a'));
-	want_pkt(&want, "want %s\n", hexid(sha1(), 'b'));
+	want_pkt(&want, "want %s\n", fx_hexid(fx_sha1(), 'a'));
+	want_pkt(&want, "want %s\n", fx_hexid(fx_sha1(), 'b'));
 	want_pkt(&want, "done\n");
 	wg_buf_adds(&want, "0000");
 	CHECK_STR(wg_buf_cstr(&out), wg_buf_cstr(&want));
@@ -162,7 +121,7 @@ static void test_request_v2_clone(void)
 		want_pkt(&want, "command=fetch\n");
 		wg_buf_adds(&want, "0001");
 		want_pkt(&want, "no-progress\n");
-		want_pkt(&want, "want %s\n", hexid(sha1(), 'a'));
+		want_pkt(&want, "want %s\n", fx_hexid(fx_sha1(), 'a'));
 		want_pkt(&want, "done\n");
 		wg_buf_adds(&want, "0000");
 		CHECK_STR(wg_buf_cstr(&out), wg_buf_cstr(&want));
@@ -182,12 +141,12 @@ static void test_request_v2_shallow_filter_haves(void)
 	struct wg_buf out = WG_BUF_INIT, want = WG_BUF_INIT;
 	struct wg_caps *caps = v2_caps(caps256);
 	struct wg_oid wants[1], haves[3], shallows[1];
-	const struct wg_hash_algo *h = sha256();
-	wants[0] = oid_of(h, '1');
-	haves[0] = oid_of(h, '2');
-	haves[1] = oid_of(h, '3');
-	haves[2] = oid_of(h, '4');
-	shallows[0] = oid_of(h, '5');
+	const struct wg_hash_algo *h = fx_sha256();
+	wants[0] = fx_oid_of(h, '1');
+	haves[0] = fx_oid_of(h, '2');
+	haves[1] = fx_oid_of(h, '3');
+	haves[2] = fx_oid_of(h, '4');
+	shallows[0] = fx_oid_of(h, '5');
 
 	/* A shallow clone of depth 1 with a filter. */
 	args.algo = h;
@@ -204,7 +163,7 @@ static void test_request_v2_shallow_filter_haves(void)
 	want_pkt(&want, "ofs-delta\n");
 	want_pkt(&want, "deepen 1\n");
 	want_pkt(&want, "filter blob:none\n");
-	want_pkt(&want, "want %s\n", hexid(h, '1'));
+	want_pkt(&want, "want %s\n", fx_hexid(h, '1'));
 	want_pkt(&want, "done\n");
 	wg_buf_adds(&want, "0000");
 	CHECK_STR(wg_buf_cstr(&out), wg_buf_cstr(&want));
@@ -231,14 +190,14 @@ static void test_request_v2_shallow_filter_haves(void)
 	wg_buf_adds(&want, "0001");
 	want_pkt(&want, "sideband-all\n");
 	want_pkt(&want, "wait-for-done\n");
-	want_pkt(&want, "shallow %s\n", hexid(h, '5'));
+	want_pkt(&want, "shallow %s\n", fx_hexid(h, '5'));
 	want_pkt(&want, "deepen 3\n");
 	want_pkt(&want, "deepen-relative\n");
 	want_pkt(&want, "filter blob:limit=1024\n");
-	want_pkt(&want, "want %s\n", hexid(h, '1'));
-	want_pkt(&want, "have %s\n", hexid(h, '2'));
-	want_pkt(&want, "have %s\n", hexid(h, '3'));
-	want_pkt(&want, "have %s\n", hexid(h, '4'));
+	want_pkt(&want, "want %s\n", fx_hexid(h, '1'));
+	want_pkt(&want, "have %s\n", fx_hexid(h, '2'));
+	want_pkt(&want, "have %s\n", fx_hexid(h, '3'));
+	want_pkt(&want, "have %s\n", fx_hexid(h, '4'));
 	wg_buf_adds(&want, "0000");
 	CHECK_STR(wg_buf_cstr(&out), wg_buf_cstr(&want));
 
@@ -263,7 +222,7 @@ static void test_request_v2_shallow_filter_haves(void)
 	want_pkt(&want, "deepen-not refs/heads/old\n");
 	want_pkt(&want, "deepen-not v1.0\n");
 	want_pkt(&want, "filter tree:0\n");
-	want_pkt(&want, "want %s\n", hexid(h, '1'));
+	want_pkt(&want, "want %s\n", fx_hexid(h, '1'));
 	wg_buf_adds(&want, "0000");
 	CHECK_STR(wg_buf_cstr(&out), wg_buf_cstr(&want));
 	wg_caps_free(caps);
@@ -303,9 +262,9 @@ static void test_request_v2_refused(void)
 	struct wg_fetch_args args = WG_FETCH_ARGS_INIT;
 	struct wg_caps *caps = v2_caps(plain), *caps2;
 	struct wg_oid wants[1], other[1];
-	wants[0] = oid_of(sha1(), 'a');
-	other[0] = oid_of(sha256(), 'a');
-	args.algo = sha1();
+	wants[0] = fx_oid_of(fx_sha1(), 'a');
+	other[0] = fx_oid_of(fx_sha256(), 'a');
+	args.algo = fx_sha1();
 	args.wants = wants;
 	args.nwants = 1;
 
@@ -350,7 +309,7 @@ static void test_request_v2_refused(void)
 	args.nwants = 1;
 	args.algo = NULL;
 	check_refused(2, caps, &args, WG_EINVALID, "object format");
-	args.algo = sha1();
+	args.algo = fx_sha1();
 	args.agent = "web git";
 	check_refused(2, caps, &args, WG_EINVALID, "agent");
 	args.agent = "";
@@ -447,14 +406,14 @@ static void test_request_v0(void)
 	struct wg_buf out = WG_BUF_INIT, want = WG_BUF_INIT;
 	struct wg_caps *caps = v1_caps(GIT_V0_CAPS);
 	struct wg_oid wants[3], haves[2], shallows[2];
-	const struct wg_hash_algo *h = sha1();
-	wants[0] = oid_of(h, 'a');
-	wants[1] = oid_of(h, 'b');
-	wants[2] = oid_of(h, 'c');
-	haves[0] = oid_of(h, 'd');
-	haves[1] = oid_of(h, 'e');
-	shallows[0] = oid_of(h, 'f');
-	shallows[1] = oid_of(h, '9');
+	const struct wg_hash_algo *h = fx_sha1();
+	wants[0] = fx_oid_of(h, 'a');
+	wants[1] = fx_oid_of(h, 'b');
+	wants[2] = fx_oid_of(h, 'c');
+	haves[0] = fx_oid_of(h, 'd');
+	haves[1] = fx_oid_of(h, 'e');
+	shallows[0] = fx_oid_of(h, 'f');
+	shallows[1] = fx_oid_of(h, '9');
 
 	/* A clone: capabilities on the first want only, then done. */
 	args.algo = h;
@@ -466,9 +425,9 @@ static void test_request_v0(void)
 	args.no_progress = true;
 	CHECK_OK(wg_fetch_request_v0(&out, caps, &args));
 	want_pkt(&want, "want %s multi_ack_detailed no-done side-band-64k thin-pack ofs-delta "
-		 "include-tag no-progress agent=webgit/0.1 object-format=sha1\n", hexid(h, 'a'));
-	want_pkt(&want, "want %s\n", hexid(h, 'b'));
-	want_pkt(&want, "want %s\n", hexid(h, 'c'));
+		 "include-tag no-progress agent=webgit/0.1 object-format=sha1\n", fx_hexid(h, 'a'));
+	want_pkt(&want, "want %s\n", fx_hexid(h, 'b'));
+	want_pkt(&want, "want %s\n", fx_hexid(h, 'c'));
 	wg_buf_adds(&want, "0000");
 	want_pkt(&want, "done\n");
 	CHECK_STR(wg_buf_cstr(&out), wg_buf_cstr(&want));
@@ -483,10 +442,10 @@ static void test_request_v0(void)
 	CHECK_OK(wg_fetch_request_v0(&out, caps, &args));
 	wg_buf_reset(&want);
 	want_pkt(&want, "want %s multi_ack_detailed side-band-64k ofs-delta agent=webgit/0.1 "
-		 "object-format=sha1\n", hexid(h, 'a'));
+		 "object-format=sha1\n", fx_hexid(h, 'a'));
 	wg_buf_adds(&want, "0000");
-	want_pkt(&want, "have %s\n", hexid(h, 'd'));
-	want_pkt(&want, "have %s\n", hexid(h, 'e'));
+	want_pkt(&want, "have %s\n", fx_hexid(h, 'd'));
+	want_pkt(&want, "have %s\n", fx_hexid(h, 'e'));
 	wg_buf_adds(&want, "0000");
 	CHECK_STR(wg_buf_cstr(&out), wg_buf_cstr(&want));
 
@@ -496,10 +455,10 @@ static void test_request_v0(void)
 	CHECK_OK(wg_fetch_request_v0(&out, caps, &args));
 	wg_buf_reset(&want);
 	want_pkt(&want, "want %s multi_ack_detailed no-done side-band-64k ofs-delta "
-		 "agent=webgit/0.1 object-format=sha1\n", hexid(h, 'a'));
+		 "agent=webgit/0.1 object-format=sha1\n", fx_hexid(h, 'a'));
 	wg_buf_adds(&want, "0000");
-	want_pkt(&want, "have %s\n", hexid(h, 'd'));
-	want_pkt(&want, "have %s\n", hexid(h, 'e'));
+	want_pkt(&want, "have %s\n", fx_hexid(h, 'd'));
+	want_pkt(&want, "have %s\n", fx_hexid(h, 'e'));
 	want_pkt(&want, "done\n");
 	CHECK_STR(wg_buf_cstr(&out), wg_buf_cstr(&want));
 
@@ -513,9 +472,9 @@ static void test_request_v0(void)
 	CHECK_OK(wg_fetch_request_v0(&out, caps, &args));
 	wg_buf_reset(&want);
 	want_pkt(&want, "want %s multi_ack_detailed no-done side-band-64k ofs-delta shallow "
-		 "filter agent=webgit/0.1 object-format=sha1\n", hexid(h, 'a'));
-	want_pkt(&want, "shallow %s\n", hexid(h, 'f'));
-	want_pkt(&want, "shallow %s\n", hexid(h, '9'));
+		 "filter agent=webgit/0.1 object-format=sha1\n", fx_hexid(h, 'a'));
+	want_pkt(&want, "shallow %s\n", fx_hexid(h, 'f'));
+	want_pkt(&want, "shallow %s\n", fx_hexid(h, '9'));
 	want_pkt(&want, "deepen 1\n");
 	want_pkt(&want, "filter blob:limit=2048\n");
 	wg_buf_adds(&want, "0000");
@@ -532,7 +491,7 @@ static void test_request_v0(void)
 	CHECK_OK(wg_fetch_request_v0(&out, caps, &args));
 	wg_buf_reset(&want);
 	want_pkt(&want, "want %s multi_ack_detailed no-done side-band-64k ofs-delta shallow "
-		 "deepen-relative agent=webgit/0.1 object-format=sha1\n", hexid(h, 'a'));
+		 "deepen-relative agent=webgit/0.1 object-format=sha1\n", fx_hexid(h, 'a'));
 	want_pkt(&want, "deepen 2\n");
 	wg_buf_adds(&want, "0000");
 	want_pkt(&want, "done\n");
@@ -546,7 +505,7 @@ static void test_request_v0(void)
 	CHECK_OK(wg_fetch_request_v0(&out, caps, &args));
 	wg_buf_reset(&want);
 	want_pkt(&want, "want %s multi_ack_detailed no-done side-band-64k ofs-delta shallow "
-		 "deepen-since deepen-not agent=webgit/0.1 object-format=sha1\n", hexid(h, 'a'));
+		 "deepen-since deepen-not agent=webgit/0.1 object-format=sha1\n", fx_hexid(h, 'a'));
 	want_pkt(&want, "deepen-since 1700000000\n");
 	want_pkt(&want, "deepen-not refs/heads/old\n");
 	wg_buf_adds(&want, "0000");
@@ -563,7 +522,7 @@ static void test_request_v0(void)
 	wg_buf_reset(&out);
 	CHECK_OK(wg_fetch_request_v0(&out, caps, &args));
 	wg_buf_reset(&want);
-	want_pkt(&want, "want %s side-band ofs-delta\n", hexid(h, 'a'));
+	want_pkt(&want, "want %s side-band ofs-delta\n", fx_hexid(h, 'a'));
 	wg_buf_adds(&want, "0000");
 	want_pkt(&want, "done\n");
 	CHECK_STR(wg_buf_cstr(&out), wg_buf_cstr(&want));
@@ -577,8 +536,8 @@ static void test_request_v0_refused(void)
 	struct wg_fetch_args args = WG_FETCH_ARGS_INIT;
 	struct wg_caps *caps;
 	struct wg_oid wants[1];
-	wants[0] = oid_of(sha1(), 'a');
-	args.algo = sha1();
+	wants[0] = fx_oid_of(fx_sha1(), 'a');
+	args.algo = fx_sha1();
 	args.wants = wants;
 	args.nwants = 1;
 	args.done = true;
@@ -671,7 +630,7 @@ static struct wg_fetch_response *make_parser(const struct parser_spec *s)
 	if (s->caps)
 		CHECK_OK(wg_fetch_response_new_for(&r, s->caps, s->args));
 	else
-		CHECK_OK(wg_fetch_response_new(&r, s->version, s->algo ? s->algo : sha1(), s->done,
+		CHECK_OK(wg_fetch_response_new(&r, s->version, s->algo ? s->algo : fx_sha1(), s->done,
 					       s->sideband_all));
 	return r;
 }
@@ -785,7 +744,7 @@ static void pack_packets(struct wg_buf *b, const unsigned char *data, size_t len
 {
 	size_t off;
 	for (off = 0; off < len; off += max)
-		band(b, 1, data + off, len - off < max ? len - off : max);
+		fx_band(b, 1, data + off, len - off < max ? len - off : max);
 }
 
 static void test_response_v2_packfile(void)
@@ -795,13 +754,13 @@ static void test_response_v2_packfile(void)
 	unsigned char *pack = pack_bytes(300, 1);
 
 	/* A clone: just the packfile section, progress around the pack. */
-	pkt(&in, "packfile\n");
-	pkt(&in, "\2Enumerating objects: 5, done.\n");
-	pkt(&in, "\2Counting objects:  40%% (2/5)\rCounting objects: 100%% (5/5), done.\n");
+	fx_pkt(&in, "packfile\n");
+	fx_pkt(&in, "\2Enumerating objects: 5, done.\n");
+	fx_pkt(&in, "\2Counting objects:  40%% (2/5)\rCounting objects: 100%% (5/5), done.\n");
 	pack_packets(&in, pack, 300, 128);
-	band(&in, 1, "", 0); /* keepalive */
-	pkt(&in, "\2Total 5 (delta 0), reused 0 (delta 0), pack-reused 0\n");
-	flush(&in);
+	fx_band(&in, 1, "", 0); /* keepalive */
+	fx_pkt(&in, "\2Total 5 (delta 0), reused 0 (delta 0), pack-reused 0\n");
+	fx_flush(&in);
 	check_response(&s, &in, 0,
 		       "P[Enumerating objects 5/0 done];P[Counting objects 2/5];"
 		       "P[Counting objects 5/5 done];D128;D128;D44;P[Total 5/5 done];END;",
@@ -815,10 +774,10 @@ static void test_response_v2_packfile(void)
 
 	/* A progress line cut off by the end of the pack is still shown. */
 	wg_buf_reset(&in);
-	pkt(&in, "packfile\n");
-	band(&in, 1, pack, 10);
-	pkt(&in, "\2Resolving: 1");
-	flush(&in);
+	fx_pkt(&in, "packfile\n");
+	fx_band(&in, 1, pack, 10);
+	fx_pkt(&in, "\2Resolving: 1");
+	fx_flush(&in);
 	check_response(&s, &in, 0, "D10;P[Resolving 1/0];END;", NULL, pack, 10);
 	free(pack);
 	wg_buf_release(&in);
@@ -826,111 +785,111 @@ static void test_response_v2_packfile(void)
 
 static void test_response_v2_sections(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct parser_spec done = { 2, true, false, NULL, NULL, NULL };
 	struct parser_spec round = { 2, false, false, NULL, NULL, NULL };
 	struct wg_buf in = WG_BUF_INIT;
 	unsigned char *pack = pack_bytes(1000, 2);
 
 	/* shallow-info, then the pack. */
-	pkt(&in, "shallow-info\n");
-	pkt(&in, "shallow %s\n", hexid(h, 'a'));
-	pkt(&in, "unshallow %s", hexid(h, 'b'));  /* LF optional */
-	pkt(&in, "shallow %s\n", hexid(h, 'C'));  /* either case */
-	delim(&in);
-	pkt(&in, "packfile\n");
+	fx_pkt(&in, "shallow-info\n");
+	fx_pkt(&in, "shallow %s\n", fx_hexid(h, 'a'));
+	fx_pkt(&in, "unshallow %s", fx_hexid(h, 'b'));  /* LF optional */
+	fx_pkt(&in, "shallow %s\n", fx_hexid(h, 'C'));  /* either case */
+	fx_delim(&in);
+	fx_pkt(&in, "packfile\n");
 	pack_packets(&in, pack, 1000, 65515);
-	flush(&in);
+	fx_flush(&in);
 	check_response(&done, &in, 0, "SH aaaaaaaa;UNSH bbbbbbbb;SH cccccccc;D1000;END;", NULL,
 		       pack, 1000);
 
 	/* wanted-refs and shallow-info, in git's order (wanted-refs first)
 	 * and in the spec's. */
 	wg_buf_reset(&in);
-	pkt(&in, "wanted-refs\n");
-	pkt(&in, "%s refs/heads/main\n", hexid(h, '1'));
-	pkt(&in, "%s refs/tags/v1.0\n", hexid(h, '2'));
-	delim(&in);
-	pkt(&in, "shallow-info\n");
-	pkt(&in, "shallow %s\n", hexid(h, '3'));
-	delim(&in);
-	pkt(&in, "packfile\n");
-	band(&in, 1, pack, 5);
-	flush(&in);
+	fx_pkt(&in, "wanted-refs\n");
+	fx_pkt(&in, "%s refs/heads/main\n", fx_hexid(h, '1'));
+	fx_pkt(&in, "%s refs/tags/v1.0\n", fx_hexid(h, '2'));
+	fx_delim(&in);
+	fx_pkt(&in, "shallow-info\n");
+	fx_pkt(&in, "shallow %s\n", fx_hexid(h, '3'));
+	fx_delim(&in);
+	fx_pkt(&in, "packfile\n");
+	fx_band(&in, 1, pack, 5);
+	fx_flush(&in);
 	check_response(&done, &in, 0, "REF 11111111 refs/heads/main;REF 22222222 refs/tags/v1.0;"
 		       "SH 33333333;D5;END;", NULL, pack, 5);
 	wg_buf_reset(&in);
-	pkt(&in, "shallow-info\n");
-	delim(&in);
-	pkt(&in, "wanted-refs\n");
-	pkt(&in, "%s HEAD\n", hexid(h, '1'));
-	delim(&in);
-	pkt(&in, "packfile\n");
-	flush(&in);
+	fx_pkt(&in, "shallow-info\n");
+	fx_delim(&in);
+	fx_pkt(&in, "wanted-refs\n");
+	fx_pkt(&in, "%s HEAD\n", fx_hexid(h, '1'));
+	fx_delim(&in);
+	fx_pkt(&in, "packfile\n");
+	fx_flush(&in);
 	check_response(&done, &in, 0, "REF 11111111 HEAD;END;", NULL, NULL, 0);
 
 	/* A negotiation round that finds enough: acknowledgments with
 	 * ready, then the pack in the same response. */
 	wg_buf_reset(&in);
-	pkt(&in, "acknowledgments\n");
-	pkt(&in, "ACK %s\n", hexid(h, 'd'));
-	pkt(&in, "ACK %s\n", hexid(h, 'e'));
-	pkt(&in, "ready\n");
-	delim(&in);
-	pkt(&in, "packfile\n");
-	pkt(&in, "\2Counting objects: 3, done.\n");
-	band(&in, 1, pack, 700);
-	flush(&in);
+	fx_pkt(&in, "acknowledgments\n");
+	fx_pkt(&in, "ACK %s\n", fx_hexid(h, 'd'));
+	fx_pkt(&in, "ACK %s\n", fx_hexid(h, 'e'));
+	fx_pkt(&in, "ready\n");
+	fx_delim(&in);
+	fx_pkt(&in, "packfile\n");
+	fx_pkt(&in, "\2Counting objects: 3, done.\n");
+	fx_band(&in, 1, pack, 700);
+	fx_flush(&in);
 	check_response(&round, &in, 0, "ACK dddddddd;ACK eeeeeeee;READY 00000000;"
 		       "P[Counting objects 3/0 done];D700;END;", NULL, pack, 700);
 
 	/* Rounds without ready end after the acknowledgments. */
 	wg_buf_reset(&in);
-	pkt(&in, "acknowledgments\n");
-	pkt(&in, "NAK\n");
-	flush(&in);
+	fx_pkt(&in, "acknowledgments\n");
+	fx_pkt(&in, "NAK\n");
+	fx_flush(&in);
 	check_response(&round, &in, 0, "NAK;END;", NULL, NULL, 0);
 	wg_buf_reset(&in);
-	pkt(&in, "acknowledgments\n");
-	pkt(&in, "ACK %s\n", hexid(h, 'd'));
-	pkt(&in, "ACK %s\n", hexid(h, 'e'));
-	flush(&in);
+	fx_pkt(&in, "acknowledgments\n");
+	fx_pkt(&in, "ACK %s\n", fx_hexid(h, 'd'));
+	fx_pkt(&in, "ACK %s\n", fx_hexid(h, 'e'));
+	fx_flush(&in);
 	CHECK_OK(wg_pkt_write_response_end(&in));
 	check_response(&round, &in, 0, "ACK dddddddd;ACK eeeeeeee;END;", NULL, NULL, 0);
 	wg_buf_reset(&in);
-	pkt(&in, "acknowledgments\n");
-	flush(&in);
+	fx_pkt(&in, "acknowledgments\n");
+	fx_flush(&in);
 	check_response(&round, &in, 0, "END;", NULL, NULL, 0);
 	/* A NAK with ready (nothing in common, but the server gives up). */
 	wg_buf_reset(&in);
-	pkt(&in, "acknowledgments\n");
-	pkt(&in, "NAK\n");
-	pkt(&in, "ready\n");
-	delim(&in);
-	pkt(&in, "packfile\n");
-	flush(&in);
+	fx_pkt(&in, "acknowledgments\n");
+	fx_pkt(&in, "NAK\n");
+	fx_pkt(&in, "ready\n");
+	fx_delim(&in);
+	fx_pkt(&in, "packfile\n");
+	fx_flush(&in);
 	check_response(&round, &in, 0, "NAK;READY 00000000;END;", NULL, NULL, 0);
 	/* A round with wants but no haves gets the pack directly. */
 	wg_buf_reset(&in);
-	pkt(&in, "packfile\n");
-	band(&in, 1, pack, 3);
-	flush(&in);
+	fx_pkt(&in, "packfile\n");
+	fx_band(&in, 1, pack, 3);
+	fx_flush(&in);
 	check_response(&round, &in, 0, "D3;END;", NULL, pack, 3);
 
 	/* sha256 ids. */
 	{
 		struct parser_spec s256 = { 2, false, false, NULL, NULL, NULL };
-		s256.algo = sha256();
+		s256.algo = fx_sha256();
 		wg_buf_reset(&in);
-		pkt(&in, "acknowledgments\n");
-		pkt(&in, "ACK %s\n", hexid(sha256(), 'f'));
-		pkt(&in, "ready\n");
-		delim(&in);
-		pkt(&in, "shallow-info\n");
-		pkt(&in, "shallow %s\n", hexid(sha256(), '7'));
-		delim(&in);
-		pkt(&in, "packfile\n");
-		flush(&in);
+		fx_pkt(&in, "acknowledgments\n");
+		fx_pkt(&in, "ACK %s\n", fx_hexid(fx_sha256(), 'f'));
+		fx_pkt(&in, "ready\n");
+		fx_delim(&in);
+		fx_pkt(&in, "shallow-info\n");
+		fx_pkt(&in, "shallow %s\n", fx_hexid(fx_sha256(), '7'));
+		fx_delim(&in);
+		fx_pkt(&in, "packfile\n");
+		fx_flush(&in);
 		check_response(&s256, &in, 0, "ACK ffffffff;READY 00000000;SH 77777777;END;", NULL,
 			       NULL, 0);
 	}
@@ -940,35 +899,35 @@ static void test_response_v2_sections(void)
 
 static void test_response_v2_sideband_all(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct parser_spec s = { 2, false, true, NULL, NULL, NULL };
 	struct wg_buf in = WG_BUF_INIT;
 	unsigned char *pack = pack_bytes(64, 3);
-	band(&in, 2, "", 0);  /* keepalive */
-	band(&in, 1, "acknowledgments\n", 16);
-	pkt(&in, "\1ACK %s\n", hexid(h, 'a'));
-	band(&in, 2, "", 0);
-	band(&in, 1, "ready\n", 6);
-	delim(&in);
-	band(&in, 1, "shallow-info\n", 13);
-	pkt(&in, "\2Enumerating ");
-	pkt(&in, "\1shallow %s\n", hexid(h, 'b'));
-	pkt(&in, "\2objects: 2, done.\n");
-	delim(&in);
-	band(&in, 1, "packfile\n", 9);
-	band(&in, 1, pack, 64);
-	flush(&in);
+	fx_band(&in, 2, "", 0);  /* keepalive */
+	fx_band(&in, 1, "acknowledgments\n", 16);
+	fx_pkt(&in, "\1ACK %s\n", fx_hexid(h, 'a'));
+	fx_band(&in, 2, "", 0);
+	fx_band(&in, 1, "ready\n", 6);
+	fx_delim(&in);
+	fx_band(&in, 1, "shallow-info\n", 13);
+	fx_pkt(&in, "\2Enumerating ");
+	fx_pkt(&in, "\1shallow %s\n", fx_hexid(h, 'b'));
+	fx_pkt(&in, "\2objects: 2, done.\n");
+	fx_delim(&in);
+	fx_band(&in, 1, "packfile\n", 9);
+	fx_band(&in, 1, pack, 64);
+	fx_flush(&in);
 	check_response(&s, &in, 0, "ACK aaaaaaaa;READY 00000000;SH bbbbbbbb;"
 		       "P[Enumerating objects 2/0 done];D64;END;", NULL, pack, 64);
 
 	/* The server's error on band 3, before the pack. */
 	wg_buf_reset(&in);
-	band(&in, 1, "acknowledgments\n", 16);
-	pkt(&in, "\3upload-pack: not our ref %s\n", hexid(h, 'c'));
+	fx_band(&in, 1, "acknowledgments\n", 16);
+	fx_pkt(&in, "\3upload-pack: not our ref %s\n", fx_hexid(h, 'c'));
 	check_response(&s, &in, WG_ERROR, "", "remote error: upload-pack: not our ref cccc", NULL, 0);
 	/* A header without its band byte. */
 	wg_buf_reset(&in);
-	pkt(&in, "acknowledgments\n");
+	fx_pkt(&in, "acknowledgments\n");
 	check_response(&s, &in, WG_ECORRUPT, "", "bad side-band number 97", NULL, 0);
 	free(pack);
 	wg_buf_release(&in);
@@ -979,23 +938,23 @@ static void test_response_v2_errors(void)
 	struct parser_spec s = { 2, true, false, NULL, NULL, NULL };
 	struct wg_buf in = WG_BUF_INIT;
 	/* Band 3 in the pack stops everything with the server's words. */
-	pkt(&in, "packfile\n");
-	band(&in, 1, "PACK", 4);
-	pkt(&in, "\2Counting objects: 1\r");
-	pkt(&in, "\3fatal: pack-objects died\n");
-	band(&in, 1, "more", 4);
-	flush(&in);
+	fx_pkt(&in, "packfile\n");
+	fx_band(&in, 1, "PACK", 4);
+	fx_pkt(&in, "\2Counting objects: 1\r");
+	fx_pkt(&in, "\3fatal: pack-objects died\n");
+	fx_band(&in, 1, "more", 4);
+	fx_flush(&in);
 	check_response(&s, &in, WG_ERROR, "D4;P[Counting objects 1/0];",
 		       "remote error: fatal: pack-objects died", NULL, 0);
 	/* An ERR packet instead of a section. */
 	wg_buf_reset(&in);
-	pkt(&in, "ERR upload-pack: not our ref 1234\n");
+	fx_pkt(&in, "ERR upload-pack: not our ref 1234\n");
 	check_response(&s, &in, WG_ERROR, "", "remote error: upload-pack: not our ref 1234", NULL, 0);
 	/* Or in the middle of the pack (never a valid side-band packet). */
 	wg_buf_reset(&in);
-	pkt(&in, "packfile\n");
-	band(&in, 1, "PACK", 4);
-	pkt(&in, "ERR \x1b[31mred\n");
+	fx_pkt(&in, "packfile\n");
+	fx_band(&in, 1, "PACK", 4);
+	fx_pkt(&in, "ERR \x1b[31mred\n");
 	check_response(&s, &in, WG_ERROR, "D4;", "remote error: \\x1b[31mred", NULL, 0);
 	wg_buf_release(&in);
 }
@@ -1012,8 +971,8 @@ static void v0_setup(struct v0_setup *v, const char *caps, bool done, unsigned d
 	struct wg_fetch_args init = WG_FETCH_ARGS_INIT;
 	v->caps = v1_caps(caps);
 	v->args = init;
-	v->wants[0] = oid_of(sha1(), 'a');
-	v->args.algo = sha1();
+	v->wants[0] = fx_oid_of(fx_sha1(), 'a');
+	v->args.algo = fx_sha1();
 	v->args.wants = v->wants;
 	v->args.nwants = 1;
 	v->args.done = done;
@@ -1022,7 +981,7 @@ static void v0_setup(struct v0_setup *v, const char *caps, bool done, unsigned d
 
 static void test_response_v0(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct parser_spec clone = { 0, true, false, NULL, NULL, NULL };
 	struct parser_spec round = { 1, false, false, NULL, NULL, NULL };
 	struct wg_buf in = WG_BUF_INIT;
@@ -1030,11 +989,11 @@ static void test_response_v0(void)
 	struct v0_setup v;
 
 	/* A clone: NAK, then the pack over side-band-64k, then a flush. */
-	pkt(&in, "NAK\n");
-	pkt(&in, "\2Enumerating objects: 9, done.\n");
+	fx_pkt(&in, "NAK\n");
+	fx_pkt(&in, "\2Enumerating objects: 9, done.\n");
 	pack_packets(&in, pack, 70000, 65515);
-	pkt(&in, "\2Total 9 (delta 1), reused 0 (delta 0), pack-reused 0\n");
-	flush(&in);
+	fx_pkt(&in, "\2Total 9 (delta 1), reused 0 (delta 0), pack-reused 0\n");
+	fx_flush(&in);
 	sparse_splits = true;
 	check_response(&clone, &in, 0, "NAK;P[Enumerating objects 9/0 done];D65515;D4485;"
 		       "P[Total 9/9 done];END;", NULL, pack, 70000);
@@ -1043,29 +1002,29 @@ static void test_response_v0(void)
 	/* multi_ack_detailed with done: common and ready ACKs, the final
 	 * ACK, the pack. */
 	wg_buf_reset(&in);
-	pkt(&in, "ACK %s common\n", hexid(h, 'b'));
-	pkt(&in, "ACK %s common\n", hexid(h, 'c'));
-	pkt(&in, "ACK %s ready\n", hexid(h, 'd'));
-	pkt(&in, "ACK %s\n", hexid(h, 'c'));
-	band(&in, 1, pack, 100);
-	flush(&in);
+	fx_pkt(&in, "ACK %s common\n", fx_hexid(h, 'b'));
+	fx_pkt(&in, "ACK %s common\n", fx_hexid(h, 'c'));
+	fx_pkt(&in, "ACK %s ready\n", fx_hexid(h, 'd'));
+	fx_pkt(&in, "ACK %s\n", fx_hexid(h, 'c'));
+	fx_band(&in, 1, pack, 100);
+	fx_flush(&in);
 	check_response(&clone, &in, 0, "ACK bbbbbbbb;ACK cccccccc;READY dddddddd;ACK cccccccc;"
 		       "D100;END;", NULL, pack, 100);
 
 	/* A negotiation round ends with its NAK (the server exits). */
 	wg_buf_reset(&in);
-	pkt(&in, "ACK %s common\n", hexid(h, 'b'));
-	pkt(&in, "ACK %s continue\n", hexid(h, 'c'));
-	pkt(&in, "ACK %s ready\n", hexid(h, 'c'));
-	pkt(&in, "NAK\n");
+	fx_pkt(&in, "ACK %s common\n", fx_hexid(h, 'b'));
+	fx_pkt(&in, "ACK %s continue\n", fx_hexid(h, 'c'));
+	fx_pkt(&in, "ACK %s ready\n", fx_hexid(h, 'c'));
+	fx_pkt(&in, "NAK\n");
 	check_response(&round, &in, 0, "ACK bbbbbbbb;ACK cccccccc;READY cccccccc;NAK;END;", NULL,
 		       NULL, 0);
 	wg_buf_reset(&in);
-	pkt(&in, "NAK");
+	fx_pkt(&in, "NAK");
 	check_response(&round, &in, 0, "NAK;END;", NULL, NULL, 0);
 	/* A server without multi_ack: its one plain ACK ends the round. */
 	wg_buf_reset(&in);
-	pkt(&in, "ACK %s\n", hexid(h, 'b'));
+	fx_pkt(&in, "ACK %s\n", fx_hexid(h, 'b'));
 	check_response(&round, &in, 0, "ACK bbbbbbbb;END;", NULL, NULL, 0);
 
 	/* A shallow clone: the shallow list before the NAK. */
@@ -1073,36 +1032,36 @@ static void test_response_v0(void)
 	{
 		struct parser_spec s = { 0, false, false, v.caps, &v.args, NULL };
 		wg_buf_reset(&in);
-		pkt(&in, "shallow %s\n", hexid(h, 'e'));
-		pkt(&in, "shallow %s\n", hexid(h, 'f'));
-		flush(&in);
-		pkt(&in, "NAK\n");
-		band(&in, 1, pack, 20);
-		flush(&in);
+		fx_pkt(&in, "shallow %s\n", fx_hexid(h, 'e'));
+		fx_pkt(&in, "shallow %s\n", fx_hexid(h, 'f'));
+		fx_flush(&in);
+		fx_pkt(&in, "NAK\n");
+		fx_band(&in, 1, pack, 20);
+		fx_flush(&in);
 		check_response(&s, &in, 0, "SH eeeeeeee;SH ffffffff;NAK;D20;END;", NULL, pack, 20);
 		/* The simple constructor takes it too. */
 		check_response(&clone, &in, 0, "SH eeeeeeee;SH ffffffff;NAK;D20;END;", NULL, pack, 20);
 		/* An empty shallow list (nothing is cut). */
 		wg_buf_reset(&in);
-		flush(&in);
-		pkt(&in, "NAK\n");
-		band(&in, 1, pack, 20);
-		flush(&in);
+		fx_flush(&in);
+		fx_pkt(&in, "NAK\n");
+		fx_band(&in, 1, pack, 20);
+		fx_flush(&in);
 		check_response(&s, &in, 0, "NAK;D20;END;", NULL, pack, 20);
 		check_response(&clone, &in, 0, "NAK;D20;END;", NULL, pack, 20);
 		/* Deepening a shallow repository: unshallow lines. */
 		wg_buf_reset(&in);
-		pkt(&in, "unshallow %s\n", hexid(h, '1'));
-		pkt(&in, "shallow %s\n", hexid(h, '2'));
-		flush(&in);
-		pkt(&in, "ACK %s\n", hexid(h, '3'));
-		band(&in, 1, pack, 1);
-		flush(&in);
+		fx_pkt(&in, "unshallow %s\n", fx_hexid(h, '1'));
+		fx_pkt(&in, "shallow %s\n", fx_hexid(h, '2'));
+		fx_flush(&in);
+		fx_pkt(&in, "ACK %s\n", fx_hexid(h, '3'));
+		fx_band(&in, 1, pack, 1);
+		fx_flush(&in);
 		check_response(&s, &in, 0, "UNSH 11111111;SH 22222222;ACK 33333333;D1;END;", NULL,
 			       pack, 1);
 		/* Without the list, the depth request was not honoured. */
 		wg_buf_reset(&in);
-		pkt(&in, "NAK\n");
+		fx_pkt(&in, "NAK\n");
 		check_response(&s, &in, WG_ECORRUPT, "", "expected the shallow list", NULL, 0);
 	}
 	wg_caps_free(v.caps);
@@ -1112,10 +1071,10 @@ static void test_response_v0(void)
 	{
 		struct parser_spec s = { 0, false, false, v.caps, &v.args, NULL };
 		wg_buf_reset(&in);
-		pkt(&in, "shallow %s\n", hexid(h, 'e'));
+		fx_pkt(&in, "shallow %s\n", fx_hexid(h, 'e'));
 		check_response(&s, &in, WG_ECORRUPT, "", "unexpected shallow list", NULL, 0);
 		wg_buf_reset(&in);
-		flush(&in);
+		fx_flush(&in);
 		check_response(&s, &in, WG_ECORRUPT, "", "expected 'ACK' or 'NAK', got a flush", NULL, 0);
 	}
 	wg_caps_free(v.caps);
@@ -1125,12 +1084,12 @@ static void test_response_v0(void)
 	{
 		struct parser_spec s = { 0, false, false, v.caps, &v.args, NULL };
 		wg_buf_reset(&in);
-		pkt(&in, "NAK\n");
+		fx_pkt(&in, "NAK\n");
 		pack_packets(&in, pack, 2000, 995);
-		flush(&in);
+		fx_flush(&in);
 		check_response(&s, &in, 0, "NAK;D995;D995;D10;END;", NULL, pack, 2000);
 		wg_buf_reset(&in);
-		pkt(&in, "NAK\n");
+		fx_pkt(&in, "NAK\n");
 		pack_packets(&in, pack, 1000, 1000);
 		check_response(&s, &in, WG_ECORRUPT, "NAK;", "exceeds the 1000-byte limit of side-band",
 			       NULL, 0);
@@ -1142,15 +1101,15 @@ static void test_response_v0(void)
 
 static void test_response_v0_errors(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct parser_spec clone = { 0, true, false, NULL, NULL, NULL };
 	struct wg_buf in = WG_BUF_INIT;
-	pkt(&in, "ERR upload-pack: not our ref %s\n", hexid(h, 'a'));
+	fx_pkt(&in, "ERR upload-pack: not our ref %s\n", fx_hexid(h, 'a'));
 	check_response(&clone, &in, WG_ERROR, "", "remote error: upload-pack: not our ref aaaa", NULL, 0);
 	wg_buf_reset(&in);
-	pkt(&in, "NAK\n");
-	band(&in, 1, "PACK", 4);
-	pkt(&in, "\3fatal: the remote end hung up\n");
+	fx_pkt(&in, "NAK\n");
+	fx_band(&in, 1, "PACK", 4);
+	fx_pkt(&in, "\3fatal: the remote end hung up\n");
 	check_response(&clone, &in, WG_ERROR, "NAK;D4;", "remote error: fatal: the remote end hung up",
 		       NULL, 0);
 	wg_buf_release(&in);
@@ -1171,15 +1130,15 @@ static void test_response_input_ownership(void)
 	const void *p;
 	size_t n;
 	int rc;
-	wants[0] = oid_of(sha1(), 'a');
-	args.algo = sha1();
+	wants[0] = fx_oid_of(fx_sha1(), 'a');
+	args.algo = fx_sha1();
 	args.wants = wants;
 	args.nwants = 1;
 	args.sideband_all = true;
-	band(&in, 1, "packfile\n", 9);
-	pkt(&in, "\2Counting objects: 1\rCounting objects: 2\rCounting objects: 3, done.\n");
-	band(&in, 1, "PACK", 4);
-	flush(&in);
+	fx_band(&in, 1, "packfile\n", 9);
+	fx_pkt(&in, "\2Counting objects: 1\rCounting objects: 2\rCounting objects: 3, done.\n");
+	fx_band(&in, 1, "PACK", 4);
+	fx_flush(&in);
 	CHECK_OK(wg_fetch_response_new_for(&r, caps, &args));
 	copy = malloc(in.len);
 	memcpy(copy, in.data, in.len);
@@ -1214,7 +1173,7 @@ static void test_response_input_ownership(void)
 
 	/* An ERR line on band 1 of a sideband-all response. */
 	wg_buf_reset(&in);
-	band(&in, 1, "ERR access denied\n", 18);
+	fx_band(&in, 1, "ERR access denied\n", 18);
 	{
 		struct parser_spec s = { 2, false, false, caps, &args, NULL };
 		check_response(&s, &in, WG_ERROR, "", "remote error: access denied", NULL, 0);
@@ -1229,7 +1188,7 @@ static void test_response_input_ownership(void)
 
 static void test_response_adversarial(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct parser_spec v2 = { 2, true, false, NULL, NULL, NULL };
 	struct parser_spec v2r = { 2, false, false, NULL, NULL, NULL };
 	struct parser_spec v0 = { 0, true, false, NULL, NULL, NULL };
@@ -1237,8 +1196,8 @@ static void test_response_adversarial(void)
 	struct wg_buf in = WG_BUF_INIT;
 
 	/* Truncated: mid-pack, mid-packet, before anything. */
-	pkt(&in, "packfile\n");
-	band(&in, 1, "PACKxxxx", 8);
+	fx_pkt(&in, "packfile\n");
+	fx_band(&in, 1, "PACKxxxx", 8);
 	check_response(&v2, &in, WG_ECORRUPT, "D8;", "closed the response early (in the pack data, "
 		       "after 8 bytes)", NULL, 0);
 	CHECK_OK(wg_buf_adds(&in, "0010\1PAC"));
@@ -1248,18 +1207,18 @@ static void test_response_adversarial(void)
 		       NULL, 0);
 	check_response(&v0, &in, WG_ECORRUPT, "", "closed the response early (before any "
 		       "acknowledgement)", NULL, 0);
-	pkt(&in, "NAK\n");
-	band(&in, 1, "PACK", 4);
+	fx_pkt(&in, "NAK\n");
+	fx_band(&in, 1, "PACK", 4);
 	check_response(&v0, &in, WG_ECORRUPT, "NAK;D4;", "closed the response early (in the pack",
 		       NULL, 0);
 	wg_buf_reset(&in);
-	pkt(&in, "acknowledgments\n");
-	pkt(&in, "ACK %s\n", hexid(h, 'a'));
+	fx_pkt(&in, "acknowledgments\n");
+	fx_pkt(&in, "ACK %s\n", fx_hexid(h, 'a'));
 	check_response(&v2r, &in, WG_ECORRUPT, "ACK aaaaaaaa;", "in the acknowledgments section",
 		       NULL, 0);
 	wg_buf_reset(&in);
-	pkt(&in, "shallow-info\n");
-	delim(&in);
+	fx_pkt(&in, "shallow-info\n");
+	fx_delim(&in);
 	check_response(&v2, &in, WG_ECORRUPT, "", "after the shallow-info section", NULL, 0);
 
 	/* Ids of the wrong length or not hex. */
@@ -1269,147 +1228,112 @@ static void test_response_adversarial(void)
 		check_response(spec, &in, rc, trace, msg, NULL, 0); \
 	} while (0)
 	BAD(&v0, WG_ECORRUPT, "", "has 39 hex digits",
-	    pkt(&in, "ACK %.39s common\n", hexid(h, 'a')));
-	BAD(&v0, WG_ECORRUPT, "", "has 41 hex digits", pkt(&in, "ACK %sa\n", hexid(h, 'a')));
+	    fx_pkt(&in, "ACK %.39s common\n", fx_hexid(h, 'a')));
+	BAD(&v0, WG_ECORRUPT, "", "has 41 hex digits", fx_pkt(&in, "ACK %sa\n", fx_hexid(h, 'a')));
 	BAD(&v0, WG_ECORRUPT, "", "a sha256 id, but the sha1 object format is in use",
-	    pkt(&in, "ACK %s\n", hexid(sha256(), 'a')));
-	BAD(&v0, WG_ECORRUPT, "", "not hexadecimal", pkt(&in, "ACK %.39sg common\n", hexid(h, 'a')));
-	BAD(&v0, WG_ECORRUPT, "", "bad 'ACK' line", pkt(&in, "ACK \n"));
+	    fx_pkt(&in, "ACK %s\n", fx_hexid(fx_sha256(), 'a')));
+	BAD(&v0, WG_ECORRUPT, "", "not hexadecimal", fx_pkt(&in, "ACK %.39sg common\n", fx_hexid(h, 'a')));
+	BAD(&v0, WG_ECORRUPT, "", "bad 'ACK' line", fx_pkt(&in, "ACK \n"));
 	BAD(&v0, WG_ECORRUPT, "", "common, continue or ready",
-	    pkt(&in, "ACK %s commons\n", hexid(h, 'a')));
+	    fx_pkt(&in, "ACK %s commons\n", fx_hexid(h, 'a')));
 	BAD(&v0, WG_ECORRUPT, "", "common, continue or ready",
-	    pkt(&in, "ACK %s common \n", hexid(h, 'a')));
-	BAD(&v0, WG_ECORRUPT, "", "expected 'ACK <id> ...' or 'NAK', got 'NAKK'", pkt(&in, "NAKK\n"));
-	BAD(&v0, WG_ECORRUPT, "", "expected 'ACK <id> ...' or 'NAK', got 'ACK'", pkt(&in, "ACK"));
-	BAD(&v0, WG_ECORRUPT, "", "got ''", pkt(&in, "\n"));
-	BAD(&v0, WG_ECORRUPT, "", "bad 'shallow' line", pkt(&in, "shallow %.39s\n", hexid(h, 'a')));
+	    fx_pkt(&in, "ACK %s common \n", fx_hexid(h, 'a')));
+	BAD(&v0, WG_ECORRUPT, "", "expected 'ACK <id> ...' or 'NAK', got 'NAKK'", fx_pkt(&in, "NAKK\n"));
+	BAD(&v0, WG_ECORRUPT, "", "expected 'ACK <id> ...' or 'NAK', got 'ACK'", fx_pkt(&in, "ACK"));
+	BAD(&v0, WG_ECORRUPT, "", "got ''", fx_pkt(&in, "\n"));
+	BAD(&v0, WG_ECORRUPT, "", "bad 'shallow' line", fx_pkt(&in, "shallow %.39s\n", fx_hexid(h, 'a')));
 	BAD(&v0, WG_ECORRUPT, "SH aaaaaaaa;", "bad 'unshallow' line",
-	    pkt(&in, "shallow %s\n", hexid(h, 'a')); pkt(&in, "unshallow %s \n", hexid(h, 'a')));
+	    fx_pkt(&in, "shallow %s\n", fx_hexid(h, 'a')); fx_pkt(&in, "unshallow %s \n", fx_hexid(h, 'a')));
 	BAD(&v0, WG_ECORRUPT, "SH aaaaaaaa;", "expected 'shallow <id>', 'unshallow <id>' or a flush",
-	    pkt(&in, "shallow %s\n", hexid(h, 'a')); pkt(&in, "NAK\n"));
+	    fx_pkt(&in, "shallow %s\n", fx_hexid(h, 'a')); fx_pkt(&in, "NAK\n"));
 	BAD(&v2r, WG_ECORRUPT, "", "has 39 hex digits",
-	    pkt(&in, "acknowledgments\n"); pkt(&in, "ACK %.39s\n", hexid(h, 'a')));
+	    fx_pkt(&in, "acknowledgments\n"); fx_pkt(&in, "ACK %.39s\n", fx_hexid(h, 'a')));
 	BAD(&v2r, WG_ECORRUPT, "", "in the acknowledgments section",
-	    pkt(&in, "acknowledgments\n"); pkt(&in, "ACK %s common\n", hexid(h, 'a')));
+	    fx_pkt(&in, "acknowledgments\n"); fx_pkt(&in, "ACK %s common\n", fx_hexid(h, 'a')));
 	BAD(&v2, WG_ECORRUPT, "", "bad wanted-refs line",
-	    pkt(&in, "wanted-refs\n"); pkt(&in, "%.20s refs/heads/x\n", hexid(h, 'a')));
+	    fx_pkt(&in, "wanted-refs\n"); fx_pkt(&in, "%.20s refs/heads/x\n", fx_hexid(h, 'a')));
 	BAD(&v2, WG_ECORRUPT, "", "invalid ref name",
-	    pkt(&in, "wanted-refs\n"); pkt(&in, "%s refs/heads/a..b\n", hexid(h, 'a')));
+	    fx_pkt(&in, "wanted-refs\n"); fx_pkt(&in, "%s refs/heads/a..b\n", fx_hexid(h, 'a')));
 	BAD(&v2, WG_ECORRUPT, "", "expected '<id> <refname>'",
-	    pkt(&in, "wanted-refs\n"); pkt(&in, "%s\n", hexid(h, 'a')));
+	    fx_pkt(&in, "wanted-refs\n"); fx_pkt(&in, "%s\n", fx_hexid(h, 'a')));
 	BAD(&v2, WG_ECORRUPT, "", "in the shallow-info section",
-	    pkt(&in, "shallow-info\n"); pkt(&in, "deepen %s\n", hexid(h, 'a')));
+	    fx_pkt(&in, "shallow-info\n"); fx_pkt(&in, "deepen %s\n", fx_hexid(h, 'a')));
 
 	/* Unknown or misplaced sections. */
 	BAD(&v2, WG_ECORRUPT, "", "expected a section header in the fetch response, got 'bogus'",
-	    pkt(&in, "bogus\n"));
+	    fx_pkt(&in, "bogus\n"));
 	BAD(&v2, WG_ECORRUPT, "", "unknown section in the fetch response, got 'packfile2'",
-	    pkt(&in, "shallow-info\n"); delim(&in); pkt(&in, "packfile2\n"));
-	BAD(&v2, WG_ECORRUPT, "", "packfile-uris", pkt(&in, "packfile-uris\n"));
+	    fx_pkt(&in, "shallow-info\n"); fx_delim(&in); fx_pkt(&in, "packfile2\n"));
+	BAD(&v2, WG_ECORRUPT, "", "packfile-uris", fx_pkt(&in, "packfile-uris\n"));
 	BAD(&v2, WG_ECORRUPT, "", "acknowledgments section in the response to a request that said done",
-	    pkt(&in, "acknowledgments\n"));
+	    fx_pkt(&in, "acknowledgments\n"));
 	BAD(&v2r, WG_ECORRUPT, "", "the acknowledgments section is out of order (after shallow-info)",
-	    pkt(&in, "shallow-info\n"); delim(&in); pkt(&in, "acknowledgments\n"));
+	    fx_pkt(&in, "shallow-info\n"); fx_delim(&in); fx_pkt(&in, "acknowledgments\n"));
 	BAD(&v2, WG_ECORRUPT, "", "the shallow-info section is out of order",
-	    pkt(&in, "shallow-info\n"); delim(&in); pkt(&in, "shallow-info\n"));
+	    fx_pkt(&in, "shallow-info\n"); fx_delim(&in); fx_pkt(&in, "shallow-info\n"));
 	BAD(&v2, WG_ECORRUPT, "", "the wanted-refs section is out of order",
-	    pkt(&in, "wanted-refs\n"); delim(&in); pkt(&in, "shallow-info\n"); delim(&in);
-	    pkt(&in, "wanted-refs\n"));
+	    fx_pkt(&in, "wanted-refs\n"); fx_delim(&in); fx_pkt(&in, "shallow-info\n"); fx_delim(&in);
+	    fx_pkt(&in, "wanted-refs\n"));
 	BAD(&v2r, WG_ECORRUPT, "READY 00000000;", "the acknowledgments section is out of order",
-	    pkt(&in, "acknowledgments\n"); pkt(&in, "ready\n"); delim(&in);
-	    pkt(&in, "acknowledgments\n"));
+	    fx_pkt(&in, "acknowledgments\n"); fx_pkt(&in, "ready\n"); fx_delim(&in);
+	    fx_pkt(&in, "acknowledgments\n"));
 	BAD(&v2r, WG_ECORRUPT, "READY 00000000;", "said ready but the response ended without a packfile",
-	    pkt(&in, "acknowledgments\n"); pkt(&in, "ready\n"); flush(&in));
+	    fx_pkt(&in, "acknowledgments\n"); fx_pkt(&in, "ready\n"); fx_flush(&in));
 	BAD(&v2r, WG_ECORRUPT, "NAK;", "more sections after acknowledgments without 'ready'",
-	    pkt(&in, "acknowledgments\n"); pkt(&in, "NAK\n"); delim(&in); pkt(&in, "packfile\n"));
+	    fx_pkt(&in, "acknowledgments\n"); fx_pkt(&in, "NAK\n"); fx_delim(&in); fx_pkt(&in, "packfile\n"));
 	BAD(&v2r, WG_ECORRUPT, "ACK aaaaaaaa;", "a NAK after other acknowledgements",
-	    pkt(&in, "acknowledgments\n"); pkt(&in, "ACK %s\n", hexid(h, 'a')); pkt(&in, "NAK\n"));
+	    fx_pkt(&in, "acknowledgments\n"); fx_pkt(&in, "ACK %s\n", fx_hexid(h, 'a')); fx_pkt(&in, "NAK\n"));
 	BAD(&v2r, WG_ECORRUPT, "NAK;", "an ACK after a NAK",
-	    pkt(&in, "acknowledgments\n"); pkt(&in, "NAK\n"); pkt(&in, "ACK %s\n", hexid(h, 'a')));
+	    fx_pkt(&in, "acknowledgments\n"); fx_pkt(&in, "NAK\n"); fx_pkt(&in, "ACK %s\n", fx_hexid(h, 'a')));
 	BAD(&v2r, WG_ECORRUPT, "READY 00000000;", "after 'ready'",
-	    pkt(&in, "acknowledgments\n"); pkt(&in, "ready\n"); pkt(&in, "ACK %s\n", hexid(h, 'a')));
+	    fx_pkt(&in, "acknowledgments\n"); fx_pkt(&in, "ready\n"); fx_pkt(&in, "ACK %s\n", fx_hexid(h, 'a')));
 	BAD(&v2, WG_ECORRUPT, "", "without a packfile",
-	    pkt(&in, "shallow-info\n"); flush(&in));
+	    fx_pkt(&in, "shallow-info\n"); fx_flush(&in));
 	BAD(&v2, WG_ECORRUPT, "", "expected a section header in the fetch response, got a flush",
-	    flush(&in));
-	BAD(&v2, WG_ECORRUPT, "", "got a delim", delim(&in));
+	    fx_flush(&in));
+	BAD(&v2, WG_ECORRUPT, "", "got a delim", fx_delim(&in));
 	BAD(&v2, WG_ECORRUPT, "D1;", "unexpected delim packet (0001) in the packfile section",
-	    pkt(&in, "packfile\n"); band(&in, 1, "x", 1); delim(&in));
+	    fx_pkt(&in, "packfile\n"); fx_band(&in, 1, "x", 1); fx_delim(&in));
 	BAD(&v2, WG_ECORRUPT, "", "response-end packet (0002) in the packfile section",
-	    pkt(&in, "packfile\n"); CHECK_OK(wg_pkt_write_response_end(&in)));
+	    fx_pkt(&in, "packfile\n"); CHECK_OK(wg_pkt_write_response_end(&in)));
 	BAD(&v0, WG_ECORRUPT, "NAK;", "delim packet (0001) in a protocol v0 response",
-	    pkt(&in, "NAK\n"); delim(&in));
+	    fx_pkt(&in, "NAK\n"); fx_delim(&in));
 	BAD(&v0, WG_ECORRUPT, "NAK;", "bad side-band number 0",
-	    pkt(&in, "NAK\n"); band(&in, 0, "x", 1));
+	    fx_pkt(&in, "NAK\n"); fx_band(&in, 0, "x", 1));
 	BAD(&v0, WG_ECORRUPT, "NAK;", "missing band designator",
-	    pkt(&in, "NAK\n"); pkt(&in, "%s", ""));
+	    fx_pkt(&in, "NAK\n"); fx_pkt(&in, "%s", ""));
 
 	/* Bad framing. */
 	BAD(&v2, WG_ECORRUPT, "", "'0003'", CHECK_OK(wg_buf_adds(&in, "0003")));
-	BAD(&v0, WG_ECORRUPT, "NAK;", "'0003'", pkt(&in, "NAK\n"); CHECK_OK(wg_buf_adds(&in, "0003")));
+	BAD(&v0, WG_ECORRUPT, "NAK;", "'0003'", fx_pkt(&in, "NAK\n"); CHECK_OK(wg_buf_adds(&in, "0003")));
 	BAD(&v2, WG_ECORRUPT, "", "bad pkt-line length 'PACK'", CHECK_OK(wg_buf_adds(&in, "PACK")));
 	BAD(&v2, WG_ECORRUPT, "", "exceeds the maximum", CHECK_OK(wg_buf_adds(&in, "fff1")));
 
 	/* Garbage after the end. */
 	BAD(&v2, WG_ECORRUPT, "END;", "unexpected data after the end of the fetch response",
-	    pkt(&in, "packfile\n"); flush(&in); pkt(&in, "NAK\n"));
+	    fx_pkt(&in, "packfile\n"); fx_flush(&in); fx_pkt(&in, "NAK\n"));
 	BAD(&v2, WG_ECORRUPT, "END;", "unexpected data after the end",
-	    pkt(&in, "packfile\n"); flush(&in); CHECK_OK(wg_pkt_write_response_end(&in));
+	    fx_pkt(&in, "packfile\n"); fx_flush(&in); CHECK_OK(wg_pkt_write_response_end(&in));
 	    CHECK_OK(wg_pkt_write_response_end(&in)));
 	BAD(&v2, WG_ECORRUPT, "END;", "unexpected data after the end",
-	    pkt(&in, "packfile\n"); flush(&in); flush(&in));
+	    fx_pkt(&in, "packfile\n"); fx_flush(&in); fx_flush(&in));
 	BAD(&v2, WG_ECORRUPT, "END;", "unexpected data after the end of the fetch response (part of "
-	    "a pkt-line)", pkt(&in, "packfile\n"); flush(&in); CHECK_OK(wg_buf_adds(&in, "00")));
+	    "a pkt-line)", fx_pkt(&in, "packfile\n"); fx_flush(&in); CHECK_OK(wg_buf_adds(&in, "00")));
 	BAD(&v0, WG_ECORRUPT, "NAK;END;", "unexpected data after the end",
-	    pkt(&in, "NAK\n"); flush(&in); flush(&in));
+	    fx_pkt(&in, "NAK\n"); fx_flush(&in); fx_flush(&in));
 	BAD(&v0r, WG_ECORRUPT, "NAK;END;", "unexpected data after the end",
-	    pkt(&in, "NAK\n"); band(&in, 1, "PACK", 4));
+	    fx_pkt(&in, "NAK\n"); fx_band(&in, 1, "PACK", 4));
 	BAD(&v0, WG_ECORRUPT, "NAK;END;", "unexpected data after the end",
-	    pkt(&in, "NAK\n"); flush(&in); CHECK_OK(wg_pkt_write_response_end(&in)));
+	    fx_pkt(&in, "NAK\n"); fx_flush(&in); CHECK_OK(wg_pkt_write_response_end(&in)));
 #undef BAD
 	wg_buf_release(&in);
 }
 
 /* --- bounded memory ---------------------------------------------------------------- */
 
-static struct {
-	size_t live, peak;
-} tracked;
 
-static void *track_malloc(size_t n, void *p)
-{
-	size_t *h = malloc(n + 2 * sizeof(size_t));
-	(void)p;
-	if (!h)
-		return NULL;
-	h[0] = n;
-	tracked.live += n;
-	if (tracked.live > tracked.peak)
-		tracked.peak = tracked.live;
-	return h + 2;
-}
 
-static void track_free(void *ptr, void *p)
-{
-	size_t *h;
-	(void)p;
-	if (!ptr)
-		return;
-	h = (size_t *)ptr - 2;
-	tracked.live -= h[0];
-	free(h);
-}
 
-static void *track_realloc(void *ptr, size_t n, void *p)
-{
-	void *q = track_malloc(n, p);
-	if (q && ptr) {
-		size_t old = ((size_t *)ptr - 2)[0];
-		memcpy(q, ptr, old < n ? old : n);
-		track_free(ptr, p);
-	}
-	return q;
-}
 
 /* Feed `rounds` copies of `unit` (after `head`) in odd-sized pieces and
  * count the events of `kind`: memory must stay at what the parser holds
@@ -1418,7 +1342,7 @@ static void check_endless(const struct parser_spec *s, const struct wg_buf *head
 			  const struct wg_buf *unit, size_t rounds, enum wg_fetch_event_kind kind,
 			  size_t per_unit, size_t limit)
 {
-	static const struct wg_allocator al = { track_malloc, track_realloc, track_free, NULL };
+	const struct wg_allocator al = fx_tracking_allocator;
 	struct wg_fetch_response *r;
 	struct wg_fetch_event ev;
 	struct wg_buf stream = WG_BUF_INIT;
@@ -1427,7 +1351,7 @@ static void check_endless(const struct parser_spec *s, const struct wg_buf *head
 	/* A block of many units, fed again and again in 1021-byte pieces. */
 	for (i = 0; i < 64; i++)
 		CHECK_OK(wg_buf_add(&stream, unit->data, unit->len));
-	memset(&tracked, 0, sizeof(tracked));
+	memset(&fx_tracked, 0, sizeof(fx_tracked));
 	wg_allocator_set(&al);
 	r = make_parser(s);
 	{
@@ -1456,58 +1380,58 @@ static void check_endless(const struct parser_spec *s, const struct wg_buf *head
 	}
 	/* per_unit 0: some events, however many. */
 	CHECK(per_unit ? count == rounds * 64 * per_unit : count > 0);
-	if (tracked.peak >= limit)
-		fprintf(stderr, "  peak %zu bytes, limit %zu\n", tracked.peak, limit);
-	CHECK(tracked.peak < limit);
+	if (fx_tracked.peak >= limit)
+		fprintf(stderr, "  peak %zu bytes, limit %zu\n", fx_tracked.peak, limit);
+	CHECK(fx_tracked.peak < limit);
 	wg_fetch_response_free(r);
-	CHECK(tracked.live == 0);
+	CHECK(fx_tracked.live == 0);
 	wg_allocator_set(NULL);
 	wg_buf_release(&stream);
 }
 
 static void test_endless_streams_bounded(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct parser_spec v2 = { 2, true, false, NULL, NULL, NULL };
 	struct parser_spec v2all = { 2, false, true, NULL, NULL, NULL };
 	struct parser_spec v0 = { 0, true, false, NULL, NULL, NULL };
 	struct wg_buf head = WG_BUF_INIT, unit = WG_BUF_INIT;
 	/* Endless progress in the pack (about 12 MiB of it). */
-	pkt(&head, "packfile\n");
-	pkt(&unit, "\2Receiving objects:  50%% (1/2)\rReceiving objects:  50%% (1/2)\r");
+	fx_pkt(&head, "packfile\n");
+	fx_pkt(&unit, "\2Receiving objects:  50%% (1/2)\rReceiving objects:  50%% (1/2)\r");
 	check_endless(&v2, &head, &unit, 3000, WG_FETCH_EV_PROGRESS, 2, 4 * WG_PROGRESS_LINE_MAX);
 	/* A progress line that never ends: passed on in bounded pieces. */
 	wg_buf_reset(&unit);
 	{
 		char text[600];
 		memset(text, 'x', sizeof(text));
-		band(&unit, 2, text, sizeof(text));
+		fx_band(&unit, 2, text, sizeof(text));
 	}
 	check_endless(&v2, &head, &unit, 400, WG_FETCH_EV_PROGRESS, 0, 8 * WG_PROGRESS_LINE_MAX);
 	/* Endless ACKs in a v0 negotiation. */
 	wg_buf_reset(&head);
 	wg_buf_reset(&unit);
-	pkt(&unit, "ACK %s common\n", hexid(h, 'a'));
+	fx_pkt(&unit, "ACK %s common\n", fx_hexid(h, 'a'));
 	check_endless(&v0, &head, &unit, 3000, WG_FETCH_EV_ACK, 1, 4096);
 	/* Endless keepalives and pack data. */
 	wg_buf_reset(&head);
 	wg_buf_reset(&unit);
-	pkt(&head, "NAK\n");
-	band(&unit, 1, "", 0);
-	band(&unit, 1, "PACK", 4);
+	fx_pkt(&head, "NAK\n");
+	fx_band(&unit, 1, "", 0);
+	fx_band(&unit, 1, "PACK", 4);
 	check_endless(&v0, &head, &unit, 3000, WG_FETCH_EV_PACK_DATA, 1, 4096);
 	/* Endless sideband-all acknowledgements and keepalives. */
 	wg_buf_reset(&head);
 	wg_buf_reset(&unit);
-	band(&head, 1, "acknowledgments\n", 16);
-	pkt(&unit, "\1ACK %s\n", hexid(h, 'b'));
-	band(&unit, 2, "", 0);
+	fx_band(&head, 1, "acknowledgments\n", 16);
+	fx_pkt(&unit, "\1ACK %s\n", fx_hexid(h, 'b'));
+	fx_band(&unit, 2, "", 0);
 	check_endless(&v2all, &head, &unit, 3000, WG_FETCH_EV_ACK, 1, 4096);
 	/* Endless shallow lines. */
 	wg_buf_reset(&head);
 	wg_buf_reset(&unit);
-	pkt(&head, "shallow-info\n");
-	pkt(&unit, "shallow %s\n", hexid(h, 'c'));
+	fx_pkt(&head, "shallow-info\n");
+	fx_pkt(&unit, "shallow %s\n", fx_hexid(h, 'c'));
 	check_endless(&v2, &head, &unit, 3000, WG_FETCH_EV_SHALLOW, 1, 4096);
 	wg_buf_release(&head);
 	wg_buf_release(&unit);
@@ -1547,23 +1471,23 @@ static void test_allocation_failures(void)
 	struct wg_buf in = WG_BUF_INIT;
 	struct wg_oid wants[1];
 	int rc, ok = 0;
-	wants[0] = oid_of(sha1(), 'a');
-	args.algo = sha1();
+	wants[0] = fx_oid_of(fx_sha1(), 'a');
+	args.algo = fx_sha1();
 	args.wants = wants;
 	args.nwants = 1;
 	args.filter = "combine:blob:none+tree:3";
 	args.depth = 1;
 	args.done = true;
-	pkt(&in, "shallow-info\n");
-	pkt(&in, "shallow %s\n", hexid(sha1(), 'b'));
-	delim(&in);
-	pkt(&in, "wanted-refs\n");
-	pkt(&in, "%s refs/heads/main\n", hexid(sha1(), 'a'));
-	delim(&in);
-	pkt(&in, "packfile\n");
-	pkt(&in, "\2Counting objects: 1, done.\n");
-	band(&in, 1, "PACK", 4);
-	flush(&in);
+	fx_pkt(&in, "shallow-info\n");
+	fx_pkt(&in, "shallow %s\n", fx_hexid(fx_sha1(), 'b'));
+	fx_delim(&in);
+	fx_pkt(&in, "wanted-refs\n");
+	fx_pkt(&in, "%s refs/heads/main\n", fx_hexid(fx_sha1(), 'a'));
+	fx_delim(&in);
+	fx_pkt(&in, "packfile\n");
+	fx_pkt(&in, "\2Counting objects: 1, done.\n");
+	fx_band(&in, 1, "PACK", 4);
+	fx_flush(&in);
 	for (fail_at = 0; fail_at < 200; fail_at++) {
 		struct wg_buf out = WG_BUF_INIT;
 		struct wg_fetch_response *r = NULL;
@@ -1576,7 +1500,7 @@ static void test_allocation_failures(void)
 		if (!rc)
 			rc = wg_fetch_request_v0(&out, c0, &args);
 		if (!rc)
-			rc = wg_fetch_response_new(&r, 2, sha1(), true, false);
+			rc = wg_fetch_response_new(&r, 2, fx_sha1(), true, false);
 		while (!rc && (rc = wg_fetch_response_next(r, &ev, &p, &n)) == 0 &&
 		       ev.kind != WG_FETCH_EV_END)
 			;
@@ -1604,10 +1528,10 @@ static void test_allocation_failures(void)
 static void test_constructor_errors(void)
 {
 	struct wg_fetch_response *r = (struct wg_fetch_response *)1;
-	CHECK_ERR(wg_fetch_response_new(&r, 3, sha1(), true, false), WG_EINVALID);
+	CHECK_ERR(wg_fetch_response_new(&r, 3, fx_sha1(), true, false), WG_EINVALID);
 	CHECK(r == NULL);
 	CHECK_ERR(wg_fetch_response_new(&r, 2, NULL, true, false), WG_EINVALID);
-	CHECK_OK(wg_fetch_response_new(&r, 1, sha256(), false, false));
+	CHECK_OK(wg_fetch_response_new(&r, 1, fx_sha256(), false, false));
 	CHECK(wg_fetch_response_pack_bytes(r) == 0);
 	wg_fetch_response_free(r);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "protocol/pktline.h"
+#include "fixtures.h"
 #include "test.h"
 #include "util/alloc.h"
 #include "util/buf.h"
@@ -303,52 +304,13 @@ static void test_read_err_packets(void)
 	check_all_splits("0007ERR0008xERR", 15, WG_PKT_READ_ERR_PACKETS, 0, "[ERR][xERR]", NULL);
 }
 
-/* An allocator that tracks live bytes, to prove the reader's memory does
- * not grow with the length of the stream. */
-struct tracking {
-	size_t live, peak;
-};
 
-static struct tracking tracked;
 
-static void *track_malloc(size_t n, void *p)
-{
-	size_t *h = malloc(n + sizeof(size_t) * 2);
-	(void)p;
-	if (!h)
-		return NULL;
-	h[0] = n;
-	tracked.live += n;
-	if (tracked.live > tracked.peak)
-		tracked.peak = tracked.live;
-	return h + 2;
-}
 
-static void track_free(void *ptr, void *p)
-{
-	size_t *h;
-	(void)p;
-	if (!ptr)
-		return;
-	h = (size_t *)ptr - 2;
-	tracked.live -= h[0];
-	free(h);
-}
-
-static void *track_realloc(void *ptr, size_t n, void *p)
-{
-	void *q = track_malloc(n, p);
-	if (q && ptr) {
-		size_t old = ((size_t *)ptr - 2)[0];
-		memcpy(q, ptr, old < n ? old : n);
-		track_free(ptr, p);
-	}
-	return q;
-}
 
 static void test_endless_stream_bounded(void)
 {
-	static const struct wg_allocator al = { track_malloc, track_realloc, track_free, NULL };
+	const struct wg_allocator al = fx_tracking_allocator;
 	enum { CHUNK = 4096, PIECE = 4093, ROUNDS = 512 };  /* 2 MiB of flushes */
 	unsigned char *chunk = malloc(CHUNK);
 	struct wg_buf big = WG_BUF_INIT;
@@ -358,7 +320,7 @@ static void test_endless_stream_bounded(void)
 	int rc;
 	for (i = 0; i < CHUNK; i += 4)
 		memcpy(chunk + i, "0000", 4);
-	memset(&tracked, 0, sizeof(tracked));
+	memset(&fx_tracked, 0, sizeof(fx_tracked));
 	wg_allocator_set(&al);
 	CHECK_OK(wg_pkt_reader_new(&r, WG_PKT_READ_ERR_PACKETS));
 	/* The stream is "0000" forever; pieces of an odd size keep packets
@@ -379,7 +341,7 @@ static void test_endless_stream_bounded(void)
 	}
 	CHECK(flushes == (size_t)ROUNDS * PIECE / 4);
 	/* Nothing but the reader itself is held. */
-	CHECK(tracked.peak < 256);
+	CHECK(fx_tracked.peak < 256);
 
 	/* Maximal packets, fed in 7-byte pieces: one packet's worth of
 	 * buffer, never more. */
@@ -389,7 +351,7 @@ static void test_endless_stream_bounded(void)
 	for (i = 0; i < 8; i++)
 		CHECK_OK(wg_pkt_write(&big, payload, WG_PKT_MAX_PAYLOAD));
 	wg_allocator_set(&al);
-	tracked.peak = tracked.live;
+	fx_tracked.peak = fx_tracked.live;
 	for (i = 0; i < big.len; i += 7) {
 		const unsigned char *p = big.data + i;
 		size_t left = big.len - i < 7 ? big.len - i : 7;
@@ -401,9 +363,9 @@ static void test_endless_stream_bounded(void)
 		CHECK(rc == WG_ENEEDMORE);
 	}
 	CHECK(datas == 8);
-	CHECK(tracked.peak < WG_PKT_MAX_SIZE + 256);
+	CHECK(fx_tracked.peak < WG_PKT_MAX_SIZE + 256);
 	wg_pkt_reader_free(r);
-	CHECK(tracked.live == 0);
+	CHECK(fx_tracked.live == 0);
 	wg_allocator_set(NULL);
 	wg_buf_release(&big);
 	free(payload);

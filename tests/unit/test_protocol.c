@@ -16,39 +16,14 @@
 #include "protocol/pktline.h"
 #include "protocol/progress.h"
 #include "protocol/sideband.h"
+#include "fixtures.h"
 #include "test.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 
-/* --- fixtures ------------------------------------------------------------------ */
 
-static const struct wg_hash_algo *sha1(void) { return wg_hash_algo_by_id(WG_HASH_SHA1); }
-static const struct wg_hash_algo *sha256(void) { return wg_hash_algo_by_id(WG_HASH_SHA256); }
 
-/* An id of algo->hexsz copies of `c`, in one of a few rotating buffers. */
-static const char *hexid(const struct wg_hash_algo *algo, char c)
-{
-	static char bufs[8][WG_MAX_HEXSZ + 1];
-	static int next;
-	char *b = bufs[next++ % 8];
-	memset(b, c, algo->hexsz);
-	b[algo->hexsz] = '\0';
-	return b;
-}
 
-/* Append a data packet of formatted text (which may contain NULs via %c). */
-static void pkt(struct wg_buf *b, const char *fmt, ...)
-{
-	struct wg_buf tmp = WG_BUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	CHECK_OK(wg_buf_vprintf(&tmp, fmt, ap));
-	va_end(ap);
-	CHECK_OK(wg_pkt_write(b, tmp.data, tmp.len));
-	wg_buf_release(&tmp);
-}
-
-static void flush(struct wg_buf *b) { CHECK_OK(wg_pkt_write_flush(b)); }
 
 /* Split schedules: split == SIZE_MAX is byte by byte, otherwise two
  * chunks cut at `split` (0 and len give an empty chunk). Each chunk is a
@@ -234,12 +209,12 @@ static void test_sideband_stream(void)
 {
 	struct wg_buf in = WG_BUF_INIT;
 	/* A v1 fetch response after negotiation: progress, pack, flush. */
-	pkt(&in, "\2Enumerating objects: 3, done.\n");
-	pkt(&in, "\2Counting objects:  33%% (1/3)\r");
-	pkt(&in, "\1PACK%c%c%c\2", 0, 0, 0);
-	pkt(&in, "\2");
-	pkt(&in, "\1\xff%c", 0);
-	flush(&in);
+	fx_pkt(&in, "\2Enumerating objects: 3, done.\n");
+	fx_pkt(&in, "\2Counting objects:  33%% (1/3)\r");
+	fx_pkt(&in, "\1PACK%c%c%c\2", 0, 0, 0);
+	fx_pkt(&in, "\2");
+	fx_pkt(&in, "\1\xff%c", 0);
+	fx_flush(&in);
 	check_sideband(&in, WG_SIDEBAND_64K, 0,
 		       "P[Enumerating objects: 3, done.\\n]P[Counting objects:  33% (1/3)\\r]"
 		       "1[PACK\\x00\\x00\\x00\\x02]P[]1[\\xff\\x00]F", NULL);
@@ -249,40 +224,40 @@ static void test_sideband_stream(void)
 
 	/* v2 with sideband-all: section headers arrive on band 1 too. */
 	wg_buf_reset(&in);
-	pkt(&in, "\1acknowledgments\n");
-	pkt(&in, "\1ready\n");
+	fx_pkt(&in, "\1acknowledgments\n");
+	fx_pkt(&in, "\1ready\n");
 	CHECK_OK(wg_pkt_write_delim(&in));
-	pkt(&in, "\1packfile\n");
-	pkt(&in, "\2");
-	flush(&in);
+	fx_pkt(&in, "\1packfile\n");
+	fx_pkt(&in, "\2");
+	fx_flush(&in);
 	CHECK_OK(wg_pkt_write_response_end(&in));
 	check_sideband(&in, WG_SIDEBAND_64K, 0,
 		       "1[acknowledgments\\n]1[ready\\n]D1[packfile\\n]P[]FR", NULL);
 
 	/* A band-3 error stops the stream with the server's words. */
 	wg_buf_reset(&in);
-	pkt(&in, "\1PACK");
-	pkt(&in, "\3upload-pack: not our ref %s\n", hexid(sha1(), 'a'));
-	pkt(&in, "\1more");
+	fx_pkt(&in, "\1PACK");
+	fx_pkt(&in, "\3upload-pack: not our ref %s\n", fx_hexid(fx_sha1(), 'a'));
+	fx_pkt(&in, "\1more");
 	check_sideband(&in, WG_SIDEBAND_64K, WG_ERROR, "1[PACK]", "remote error: upload-pack: not our ref");
 
 	/* So does an ERR packet, which is never a valid side-band packet. */
 	wg_buf_reset(&in);
-	pkt(&in, "\2hi\n");
-	pkt(&in, "ERR no such repository\n");
+	fx_pkt(&in, "\2hi\n");
+	fx_pkt(&in, "ERR no such repository\n");
 	check_sideband(&in, WG_SIDEBAND_64K, WG_ERROR, "P[hi\\n]", "remote error: no such repository");
 
 	/* Unknown band, bad framing, truncation. */
 	wg_buf_reset(&in);
-	pkt(&in, "\1ok");
-	pkt(&in, "\5??");
+	fx_pkt(&in, "\1ok");
+	fx_pkt(&in, "\5??");
 	check_sideband(&in, WG_SIDEBAND_64K, WG_ECORRUPT, "1[ok]", "bad side-band number 5");
 	wg_buf_reset(&in);
-	pkt(&in, "\1ok");
+	fx_pkt(&in, "\1ok");
 	CHECK_OK(wg_buf_adds(&in, "0003"));
 	check_sideband(&in, WG_SIDEBAND_64K, WG_ECORRUPT, "1[ok]", "'0003'");
 	wg_buf_reset(&in);
-	pkt(&in, "\1ok");
+	fx_pkt(&in, "\1ok");
 	CHECK_OK(wg_buf_adds(&in, "0009\1abc"));
 	check_sideband(&in, WG_SIDEBAND_64K, WG_ECORRUPT, "1[ok]", "truncated");
 	/* An empty data packet has no band. */
@@ -303,7 +278,7 @@ static void test_sideband_endless_flushes(void)
 	size_t n, i, count = 0;
 	int rc;
 	for (i = 0; i < N; i++)
-		flush(&in);
+		fx_flush(&in);
 	CHECK_OK(wg_sideband_reader_new(&r, WG_SIDEBAND_64K));
 	p = in.data;
 	n = in.len;
@@ -525,18 +500,18 @@ static void test_caps_v1(void)
 	CHECK(wg_caps_value_at(caps, 0) == NULL);
 	CHECK(wg_caps_name_at(caps, 17) == NULL);
 	CHECK_OK(wg_caps_hash_algo(caps, &algo));
-	CHECK(algo == sha1());
+	CHECK(algo == fx_sha1());
 	wg_caps_free(caps);
 
 	/* No object-format: SHA-1. sha256 when said; unknown: unsupported. */
 	CHECK_OK(wg_caps_parse_v1(&caps, "", 0));
 	CHECK(wg_caps_count(caps) == 0);
 	CHECK_OK(wg_caps_hash_algo(caps, &algo));
-	CHECK(algo == sha1());
+	CHECK(algo == fx_sha1());
 	wg_caps_free(caps);
 	CHECK_OK(wg_caps_parse_v1(&caps, "object-format=sha256 object-format=sha1", 39));
 	CHECK_OK(wg_caps_hash_algo(caps, &algo));
-	CHECK(algo == sha256());
+	CHECK(algo == fx_sha256());
 	wg_caps_free(caps);
 	CHECK_OK(wg_caps_parse_v1(&caps, "object-format=sha512", 20));
 	CHECK_ERR(wg_caps_hash_algo(caps, &algo), WG_EUNSUPPORTED);
@@ -582,7 +557,7 @@ static void test_caps_v2(void)
 	CHECK_STR(wg_caps_get(caps, "promisor-remote", 0), "name=a,url=https://x/y;name=b");
 	CHECK_STR(wg_caps_get(caps, "fetch", 0), "shallow wait-for-done filter");
 	CHECK_OK(wg_caps_hash_algo(caps, &algo));
-	CHECK(algo == sha256());
+	CHECK(algo == fx_sha256());
 
 	CHECK_ERR(wg_caps_add_v2_line(caps, "bad key=1\n", 10), WG_ECORRUPT);
 	CHECK_ERR(wg_caps_add_v2_line(caps, "=v\n", 3), WG_ECORRUPT);
@@ -701,41 +676,41 @@ static void check_adv(const struct wg_buf *in, const char *service,
 
 static void header(struct wg_buf *b)
 {
-	pkt(b, "# service=git-upload-pack\n");
-	flush(b);
+	fx_pkt(b, "# service=git-upload-pack\n");
+	fx_flush(b);
 }
 
 static void test_adv_v0(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct wg_buf in = WG_BUF_INIT;
 	header(&in);
-	pkt(&in, "%s HEAD%cmulti_ack side-band-64k ofs-delta symref=HEAD:refs/heads/main "
-	    "object-format=sha1 agent=git/2.53.0\n", hexid(h, 'a'), 0);
-	pkt(&in, "%s refs/heads/main\n", hexid(h, 'a'));
-	pkt(&in, "%s refs/heads/topic", hexid(h, 'b'));  /* no LF: fine */
-	pkt(&in, "%s refs/tags/v1\n", hexid(h, 'c'));
-	pkt(&in, "%s refs/tags/v1^{}\n", hexid(h, 'D'));  /* upper case: case-insensitive */
-	pkt(&in, "%s refs/tags/light\n", hexid(h, 'e'));
-	pkt(&in, "shallow %s\n", hexid(h, 'f'));
-	flush(&in);
+	fx_pkt(&in, "%s HEAD%cmulti_ack side-band-64k ofs-delta symref=HEAD:refs/heads/main "
+	    "object-format=sha1 agent=git/2.53.0\n", fx_hexid(h, 'a'), 0);
+	fx_pkt(&in, "%s refs/heads/main\n", fx_hexid(h, 'a'));
+	fx_pkt(&in, "%s refs/heads/topic", fx_hexid(h, 'b'));  /* no LF: fine */
+	fx_pkt(&in, "%s refs/tags/v1\n", fx_hexid(h, 'c'));
+	fx_pkt(&in, "%s refs/tags/v1^{}\n", fx_hexid(h, 'D'));  /* upper case: case-insensitive */
+	fx_pkt(&in, "%s refs/tags/light\n", fx_hexid(h, 'e'));
+	fx_pkt(&in, "shallow %s\n", fx_hexid(h, 'f'));
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, 0,
 		  "v0 sha1 caps=6 {HEAD=aaaaaaaa->refs/heads/main;refs/heads/main=aaaaaaaa;"
 		  "refs/heads/topic=bbbbbbbb;refs/tags/v1=cccccccc^dddddddd;refs/tags/light=eeeeeeee}"
 		  " shallow=ffffffff");
-	check_adv(&in, "git-upload-pack", sha1(), 0,
+	check_adv(&in, "git-upload-pack", fx_sha1(), 0,
 		  "v0 sha1 caps=6 {HEAD=aaaaaaaa->refs/heads/main;refs/heads/main=aaaaaaaa;"
 		  "refs/heads/topic=bbbbbbbb;refs/tags/v1=cccccccc^dddddddd;refs/tags/light=eeeeeeee}"
 		  " shallow=ffffffff");
 	/* The local repository is SHA-256: no exchange possible. */
-	check_adv(&in, "git-upload-pack", sha256(), WG_EUNSUPPORTED,
+	check_adv(&in, "git-upload-pack", fx_sha256(), WG_EUNSUPPORTED,
 		  "the remote repository uses sha1 object ids but the local repository uses sha256");
 	/* The same without the smart-HTTP header (git://, ssh). */
 	wg_buf_reset(&in);
-	pkt(&in, "%s refs/heads/main%cagent=x symref=HEAD:refs/heads/main\n", hexid(h, '1'), 0);
-	pkt(&in, "%s .have\n", hexid(h, '2'));
-	pkt(&in, "%s refs/heads/x%cignored caps\n", hexid(h, '3'), 0);
-	flush(&in);
+	fx_pkt(&in, "%s refs/heads/main%cagent=x symref=HEAD:refs/heads/main\n", fx_hexid(h, '1'), 0);
+	fx_pkt(&in, "%s .have\n", fx_hexid(h, '2'));
+	fx_pkt(&in, "%s refs/heads/x%cignored caps\n", fx_hexid(h, '3'), 0);
+	fx_flush(&in);
 	check_adv(&in, NULL, NULL, 0,
 		  "v0 sha1 caps=2 {refs/heads/main=11111111;refs/heads/x=33333333} have=22222222");
 	wg_buf_release(&in);
@@ -743,43 +718,43 @@ static void test_adv_v0(void)
 
 static void test_adv_v1_sha256_and_empty(void)
 {
-	const struct wg_hash_algo *h = sha256();
+	const struct wg_hash_algo *h = fx_sha256();
 	struct wg_buf in = WG_BUF_INIT;
 	header(&in);
-	pkt(&in, "version 1\n");
-	pkt(&in, "%s HEAD%cobject-format=sha256 symref=HEAD:refs/heads/trunk\n", hexid(h, '7'), 0);
-	pkt(&in, "%s refs/heads/trunk\n", hexid(h, '7'));
-	flush(&in);
+	fx_pkt(&in, "version 1\n");
+	fx_pkt(&in, "%s HEAD%cobject-format=sha256 symref=HEAD:refs/heads/trunk\n", fx_hexid(h, '7'), 0);
+	fx_pkt(&in, "%s refs/heads/trunk\n", fx_hexid(h, '7'));
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, 0,
 		  "v1 sha256 caps=2 {HEAD=77777777->refs/heads/trunk;refs/heads/trunk=77777777}");
-	check_adv(&in, "git-upload-pack", sha256(), 0,
+	check_adv(&in, "git-upload-pack", fx_sha256(), 0,
 		  "v1 sha256 caps=2 {HEAD=77777777->refs/heads/trunk;refs/heads/trunk=77777777}");
-	check_adv(&in, "git-upload-pack", sha1(), WG_EUNSUPPORTED, "uses sha256 object ids");
+	check_adv(&in, "git-upload-pack", fx_sha1(), WG_EUNSUPPORTED, "uses sha256 object ids");
 
 	/* An empty repository: the capabilities^{} placeholder. */
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "%s capabilities^{}%cobject-format=sha256 agent=git/2.53.0\n", hexid(h, '0'), 0);
-	flush(&in);
+	fx_pkt(&in, "%s capabilities^{}%cobject-format=sha256 agent=git/2.53.0\n", fx_hexid(h, '0'), 0);
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, 0, "v0 sha256 caps=2 {}");
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "%s capabilities^{}%cagent=git/2.53.0\n", hexid(sha1(), '0'), 0);
-	pkt(&in, "shallow %s\n", hexid(sha1(), '9'));
-	flush(&in);
+	fx_pkt(&in, "%s capabilities^{}%cagent=git/2.53.0\n", fx_hexid(fx_sha1(), '0'), 0);
+	fx_pkt(&in, "shallow %s\n", fx_hexid(fx_sha1(), '9'));
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, 0, "v0 sha1 caps=1 {} shallow=99999999");
 	/* Not even that: a bare flush. */
 	wg_buf_reset(&in);
 	header(&in);
-	flush(&in);
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, 0, "v0 sha1 caps=0 {}");
 	/* Extra header lines before the flush are ignored, as git does. */
 	wg_buf_reset(&in);
-	pkt(&in, "# service=git-receive-pack\n");
-	pkt(&in, "# some future metadata\n");
-	flush(&in);
-	pkt(&in, "%s refs/heads/main%creport-status delete-refs\n", hexid(sha1(), '4'), 0);
-	flush(&in);
+	fx_pkt(&in, "# service=git-receive-pack\n");
+	fx_pkt(&in, "# some future metadata\n");
+	fx_flush(&in);
+	fx_pkt(&in, "%s refs/heads/main%creport-status delete-refs\n", fx_hexid(fx_sha1(), '4'), 0);
+	fx_flush(&in);
 	check_adv(&in, "git-receive-pack", NULL, 0, "v0 sha1 caps=2 {refs/heads/main=44444444}");
 	wg_buf_release(&in);
 }
@@ -788,17 +763,17 @@ static void test_adv_v2(void)
 {
 	struct wg_buf in = WG_BUF_INIT, hdr = WG_BUF_INIT;
 	/* git http-backend sends v2 straight away... */
-	pkt(&in, "version 2\n");
-	pkt(&in, "agent=git/2.53.0\n");
-	pkt(&in, "ls-refs=unborn\n");
-	pkt(&in, "fetch=shallow wait-for-done filter\n");
-	pkt(&in, "server-option\n");
-	pkt(&in, "object-format=sha1\n");
-	pkt(&in, "object-info\n");
-	flush(&in);
+	fx_pkt(&in, "version 2\n");
+	fx_pkt(&in, "agent=git/2.53.0\n");
+	fx_pkt(&in, "ls-refs=unborn\n");
+	fx_pkt(&in, "fetch=shallow wait-for-done filter\n");
+	fx_pkt(&in, "server-option\n");
+	fx_pkt(&in, "object-format=sha1\n");
+	fx_pkt(&in, "object-info\n");
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, 0, "v2 sha1 caps=6 {}");
-	check_adv(&in, NULL, sha1(), 0, "v2 sha1 caps=6 {}");
-	check_adv(&in, "git-upload-pack", sha256(), WG_EUNSUPPORTED, "uses sha1 object ids");
+	check_adv(&in, NULL, fx_sha1(), 0, "v2 sha1 caps=6 {}");
+	check_adv(&in, "git-upload-pack", fx_sha256(), WG_EUNSUPPORTED, "uses sha1 object ids");
 	/* ...other servers after the service header. */
 	header(&hdr);
 	CHECK_OK(wg_buf_add(&hdr, in.data, in.len));
@@ -818,18 +793,18 @@ static void test_adv_v2(void)
 		wg_advertisement_free(NULL);
 	}
 	wg_buf_reset(&in);
-	pkt(&in, "version 2\n");
-	pkt(&in, "object-format=sha256\n");
-	flush(&in);
+	fx_pkt(&in, "version 2\n");
+	fx_pkt(&in, "object-format=sha256\n");
+	fx_flush(&in);
 	check_adv(&in, NULL, NULL, 0, "v2 sha256 caps=1 {}");
 	/* A broken capability line. */
 	wg_buf_reset(&in);
-	pkt(&in, "version 2\n");
-	pkt(&in, "fetch shallow\n");
-	flush(&in);
+	fx_pkt(&in, "version 2\n");
+	fx_pkt(&in, "fetch shallow\n");
+	fx_flush(&in);
 	check_adv(&in, NULL, NULL, WG_ECORRUPT, "invalid capability name");
 	wg_buf_reset(&in);
-	pkt(&in, "version 2\n");
+	fx_pkt(&in, "version 2\n");
 	CHECK_OK(wg_pkt_write_delim(&in));
 	check_adv(&in, NULL, NULL, WG_ECORRUPT, "unexpected delim");
 	wg_buf_release(&in);
@@ -841,20 +816,20 @@ static void check_bad_ref_line(const char *line, size_t len, int want_rc, const 
 {
 	struct wg_buf in = WG_BUF_INIT;
 	header(&in);
-	pkt(&in, "%s HEAD%cagent=x\n", hexid(sha1(), 'a'), 0);
+	fx_pkt(&in, "%s HEAD%cagent=x\n", fx_hexid(fx_sha1(), 'a'), 0);
 	CHECK_OK(wg_pkt_write(&in, line, len));
-	flush(&in);
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, want_rc, want);
 	wg_buf_release(&in);
 }
 
 static void test_adv_bad_refs(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	char line[512];
 	int n;
 #define BAD_NAME(name, why) do { \
-		n = snprintf(line, sizeof(line), "%s %s\n", hexid(h, 'b'), name); \
+		n = snprintf(line, sizeof(line), "%s %s\n", fx_hexid(h, 'b'), name); \
 		check_bad_ref_line(line, (size_t)n, WG_ECORRUPT, why); \
 	} while (0)
 	BAD_NAME("refs/heads/a..b", "invalid ref name 'refs/heads/a..b': contains '..'");
@@ -876,37 +851,37 @@ static void test_adv_bad_refs(void)
 	BAD_NAME("", "invalid ref name ''");
 	/* A NUL in the name ends it there (capabilities after the first
 	 * line are ignored, as git does), so this one is valid... */
-	n = snprintf(line, sizeof(line), "%s refs/heads/ok", hexid(h, 'b'));
+	n = snprintf(line, sizeof(line), "%s refs/heads/ok", fx_hexid(h, 'b'));
 	line[n] = '\0';
 	memcpy(line + n + 1, "junk\n", 5);
 	check_bad_ref_line(line, (size_t)n + 6, 0,
 			   "v0 sha1 caps=1 {HEAD=aaaaaaaa;refs/heads/ok=bbbbbbbb}");
 	/* ...but a peeled line must name the ref just before it. */
-	n = snprintf(line, sizeof(line), "%s refs/tags/v9^{}\n", hexid(h, 'b'));
+	n = snprintf(line, sizeof(line), "%s refs/tags/v9^{}\n", fx_hexid(h, 'b'));
 	check_bad_ref_line(line, (size_t)n, WG_ECORRUPT, "a peeled ref that does not follow its tag");
-	n = snprintf(line, sizeof(line), "%s HEAD^{}\n", hexid(h, 'b'));
+	n = snprintf(line, sizeof(line), "%s HEAD^{}\n", fx_hexid(h, 'b'));
 	check_bad_ref_line(line, (size_t)n, 0,
 			   "v0 sha1 caps=1 {HEAD=aaaaaaaa^bbbbbbbb}");
 	/* capabilities^{} belongs on the first line, alone. */
-	n = snprintf(line, sizeof(line), "%s capabilities^{}\n", hexid(h, '0'));
+	n = snprintf(line, sizeof(line), "%s capabilities^{}\n", fx_hexid(h, '0'));
 	check_bad_ref_line(line, (size_t)n, WG_ECORRUPT, "'capabilities^{}' after the first line");
 
 	/* Object ids: wrong length, not hex, the other hash. */
-	n = snprintf(line, sizeof(line), "%.*s refs/heads/x\n", (int)h->hexsz - 1, hexid(h, 'b'));
+	n = snprintf(line, sizeof(line), "%.*s refs/heads/x\n", (int)h->hexsz - 1, fx_hexid(h, 'b'));
 	check_bad_ref_line(line, (size_t)n, WG_ECORRUPT, "has 39 hex digits; sha1 ids have 40");
-	n = snprintf(line, sizeof(line), "%sb refs/heads/x\n", hexid(h, 'b'));
+	n = snprintf(line, sizeof(line), "%sb refs/heads/x\n", fx_hexid(h, 'b'));
 	check_bad_ref_line(line, (size_t)n, WG_ECORRUPT, "has 41 hex digits");
-	n = snprintf(line, sizeof(line), "%.*sg refs/heads/x\n", (int)h->hexsz - 1, hexid(h, 'b'));
+	n = snprintf(line, sizeof(line), "%.*sg refs/heads/x\n", (int)h->hexsz - 1, fx_hexid(h, 'b'));
 	check_bad_ref_line(line, (size_t)n, WG_ECORRUPT, "is not hexadecimal");
-	n = snprintf(line, sizeof(line), "%s refs/heads/x\n", hexid(sha256(), 'b'));
+	n = snprintf(line, sizeof(line), "%s refs/heads/x\n", fx_hexid(fx_sha256(), 'b'));
 	check_bad_ref_line(line, (size_t)n, WG_ECORRUPT,
 			   "has 64 hex digits, a sha256 id, but the sha1 object format is in use");
-	n = snprintf(line, sizeof(line), "%s\n", hexid(h, 'b'));
+	n = snprintf(line, sizeof(line), "%s\n", fx_hexid(h, 'b'));
 	check_bad_ref_line(line, (size_t)n, WG_ECORRUPT, "expected '<object id> <ref name>'");
 	n = snprintf(line, sizeof(line), " refs/heads/x\n");
 	check_bad_ref_line(line, (size_t)n, WG_ECORRUPT, "has 0 hex digits");
 	/* Shallow lines come last and carry a full id. */
-	n = snprintf(line, sizeof(line), "shallow %.8s\n", hexid(h, 'b'));
+	n = snprintf(line, sizeof(line), "shallow %.8s\n", fx_hexid(h, 'b'));
 	check_bad_ref_line(line, (size_t)n, WG_ECORRUPT, "has 8 hex digits");
 	n = snprintf(line, sizeof(line), "version 1\n");
 	check_bad_ref_line(line, (size_t)n, WG_ECORRUPT, "object id 'version' is not hexadecimal");
@@ -915,38 +890,38 @@ static void test_adv_bad_refs(void)
 
 static void test_adv_bad_structure(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct wg_buf in = WG_BUF_INIT;
 
 	/* The remote refuses. */
-	pkt(&in, "ERR access denied or repository not exported: /x.git\n");
+	fx_pkt(&in, "ERR access denied or repository not exported: /x.git\n");
 	check_adv(&in, "git-upload-pack", NULL, WG_ERROR,
 		  "remote error: access denied or repository not exported: /x.git");
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "ERR upload-pack: repository is corrupt\n");
+	fx_pkt(&in, "ERR upload-pack: repository is corrupt\n");
 	check_adv(&in, "git-upload-pack", NULL, WG_ERROR, "remote error: upload-pack: repository is");
 
 	/* Not a smart-HTTP reply at all. */
 	wg_buf_reset(&in);
-	wg_buf_printf(&in, "%s\trefs/heads/maint\n", hexid(h, '9'));
+	wg_buf_printf(&in, "%s\trefs/heads/maint\n", fx_hexid(h, '9'));
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "not a smart-HTTP git-upload-pack response");
 	wg_buf_reset(&in);
 	wg_buf_adds(&in, "<!DOCTYPE html><html>sign in</html>");
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "bad pkt-line length '<!DO'");
 	/* A v0 ref where the header belongs, or a v1 reply without it. */
 	wg_buf_reset(&in);
-	pkt(&in, "%s HEAD%cagent=x\n", hexid(h, '0'), 0);
-	flush(&in);
+	fx_pkt(&in, "%s HEAD%cagent=x\n", fx_hexid(h, '0'), 0);
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "not a smart-HTTP git-upload-pack");
 	wg_buf_reset(&in);
-	pkt(&in, "version 1\n");
-	flush(&in);
+	fx_pkt(&in, "version 1\n");
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT,
 		  "invalid smart-HTTP response: expected '# service=git-upload-pack', got 'version 1'");
 	wg_buf_reset(&in);
-	pkt(&in, "# service=git-upload-pack");  /* no flush after it */
-	pkt(&in, "version 2");
+	fx_pkt(&in, "# service=git-upload-pack");  /* no flush after it */
+	fx_pkt(&in, "version 2");
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "ended before its final flush");
 	/* Shorter than the smart-HTTP check. */
 	wg_buf_reset(&in);
@@ -959,18 +934,18 @@ static void test_adv_bad_structure(void)
 	CHECK_OK(wg_buf_adds(&in, "0004"));
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "got ''");
 	wg_buf_reset(&in);
-	flush(&in);
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "got a flush packet");
 	wg_buf_reset(&in);
 	header(&in);
-	flush(&in);
+	fx_flush(&in);
 	check_adv(&in, "git-receive-pack", NULL, WG_ECORRUPT, "for another service: "
 		  "'# service=git-upload-pack'");
 
 	/* Cut short, or nothing at all. */
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "%s HEAD%cagent=x\n", hexid(h, 'a'), 0);
+	fx_pkt(&in, "%s HEAD%cagent=x\n", fx_hexid(h, 'a'), 0);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "ended before its final flush packet");
 	wg_buf_reset(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "empty response");
@@ -982,15 +957,15 @@ static void test_adv_bad_structure(void)
 	/* Data after the end: one more flush, or anything. */
 	wg_buf_reset(&in);
 	header(&in);
-	flush(&in);
-	flush(&in);
+	fx_flush(&in);
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT,
 		  "unexpected data after the final flush packet of the ref advertisement");
 
 	/* Out-of-place packets and lines. */
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "%s HEAD%cagent=x\n", hexid(h, 'a'), 0);
+	fx_pkt(&in, "%s HEAD%cagent=x\n", fx_hexid(h, 'a'), 0);
 	CHECK_OK(wg_pkt_write_delim(&in));
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "unexpected delim (0001) packet");
 	wg_buf_reset(&in);
@@ -999,63 +974,63 @@ static void test_adv_bad_structure(void)
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "unexpected response-end (0002)");
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "version 3\n");
-	flush(&in);
+	fx_pkt(&in, "version 3\n");
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "unsupported protocol version: 'version 3'");
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "%s capabilities^{}%cagent=x\n", hexid(h, '1'), 0);
-	flush(&in);
+	fx_pkt(&in, "%s capabilities^{}%cagent=x\n", fx_hexid(h, '1'), 0);
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "'capabilities^{}' with a non-zero");
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "%s capabilities^{}%cagent=x\n", hexid(h, '0'), 0);
-	pkt(&in, "%s refs/heads/main\n", hexid(h, '1'));
-	flush(&in);
+	fx_pkt(&in, "%s capabilities^{}%cagent=x\n", fx_hexid(h, '0'), 0);
+	fx_pkt(&in, "%s refs/heads/main\n", fx_hexid(h, '1'));
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "unexpected line in the ref advertisement");
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "%s HEAD%cagent=x\n", hexid(h, 'a'), 0);
-	pkt(&in, "shallow %s\n", hexid(h, 'b'));
-	pkt(&in, "%s refs/heads/late\n", hexid(h, 'c'));
-	flush(&in);
+	fx_pkt(&in, "%s HEAD%cagent=x\n", fx_hexid(h, 'a'), 0);
+	fx_pkt(&in, "shallow %s\n", fx_hexid(h, 'b'));
+	fx_pkt(&in, "%s refs/heads/late\n", fx_hexid(h, 'c'));
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "unexpected line in the ref advertisement");
 
 	/* A tag peeled twice. */
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "%s refs/tags/t%cagent=x\n", hexid(h, 'a'), 0);
-	pkt(&in, "%s refs/tags/t^{}\n", hexid(h, 'b'));
-	pkt(&in, "%s refs/tags/t^{}\n", hexid(h, 'c'));
-	flush(&in);
+	fx_pkt(&in, "%s refs/tags/t%cagent=x\n", fx_hexid(h, 'a'), 0);
+	fx_pkt(&in, "%s refs/tags/t^{}\n", fx_hexid(h, 'b'));
+	fx_pkt(&in, "%s refs/tags/t^{}\n", fx_hexid(h, 'c'));
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "a peeled ref that does not follow its tag");
 
 	/* Capabilities that lie. */
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "%s HEAD%csymref=HEAD:refs/heads/a..b\n", hexid(h, 'a'), 0);
-	flush(&in);
+	fx_pkt(&in, "%s HEAD%csymref=HEAD:refs/heads/a..b\n", fx_hexid(h, 'a'), 0);
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "invalid ref name 'refs/heads/a..b'");
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "%s HEAD%csymref=HEAD\n", hexid(h, 'a'), 0);
-	flush(&in);
+	fx_pkt(&in, "%s HEAD%csymref=HEAD\n", fx_hexid(h, 'a'), 0);
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "malformed symref capability");
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "%s HEAD%cobject-format=sha512\n", hexid(h, 'a'), 0);
-	flush(&in);
+	fx_pkt(&in, "%s HEAD%cobject-format=sha512\n", fx_hexid(h, 'a'), 0);
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_EUNSUPPORTED, "object format 'sha512'");
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "%s HEAD%cagent=a\x01z\n", hexid(h, 'a'), 0);
-	flush(&in);
+	fx_pkt(&in, "%s HEAD%cagent=a\x01z\n", fx_hexid(h, 'a'), 0);
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "control character in the capability list");
 	/* A sha256 server that does not say so. */
 	wg_buf_reset(&in);
 	header(&in);
-	pkt(&in, "%s HEAD%cagent=x\n", hexid(sha256(), 'a'), 0);
-	flush(&in);
+	fx_pkt(&in, "%s HEAD%cagent=x\n", fx_hexid(fx_sha256(), 'a'), 0);
+	fx_flush(&in);
 	check_adv(&in, "git-upload-pack", NULL, WG_ECORRUPT, "a sha256 id, but the sha1 object format");
 	wg_buf_release(&in);
 }
@@ -1091,7 +1066,7 @@ static void test_ls_refs_request(void)
 
 	/* Without server capabilities: everything asked for. */
 	opts.agent = "webgit/0.1";
-	opts.algo = sha256();
+	opts.algo = fx_sha256();
 	opts.prefixes = prefixes;
 	opts.prefix_count = 3;
 	opts.server_options = server_options;
@@ -1118,7 +1093,7 @@ static void test_ls_refs_request(void)
 	wg_buf_reset(&out);
 	CHECK_OK(wg_ls_refs_request(&out, caps, &opts));
 	CHECK_STR(wg_buf_cstr(&out), wg_buf_cstr(&want));
-	opts.algo = sha1();
+	opts.algo = fx_sha1();
 	wg_buf_reset(&out);
 	CHECK_ERR(wg_ls_refs_request(&out, caps, &opts), WG_EUNSUPPORTED);
 	CHECK(strstr(wg_error_message(), "uses sha256 object ids but sha1 was requested") != NULL);
@@ -1129,7 +1104,7 @@ static void test_ls_refs_request(void)
 	caps = v2_caps(bare);
 	opts.server_option_count = 0;
 	opts.prefix_count = 0;
-	opts.algo = sha1();
+	opts.algo = fx_sha1();
 	opts.peel = false;
 	wg_buf_reset(&out);
 	CHECK_OK(wg_ls_refs_request(&out, caps, &opts));
@@ -1139,7 +1114,7 @@ static void test_ls_refs_request(void)
 	want_pkt(&want, "symrefs\n");
 	wg_buf_adds(&want, "0000");
 	CHECK_STR(wg_buf_cstr(&out), wg_buf_cstr(&want));
-	opts.algo = sha256();
+	opts.algo = fx_sha256();
 	CHECK_ERR(wg_ls_refs_request(&out, caps, &opts), WG_EUNSUPPORTED);
 	opts.algo = NULL;
 	opts.server_option_count = 1;
@@ -1238,15 +1213,15 @@ static void check_ls_refs(const struct wg_buf *in, const struct wg_hash_algo *al
 
 static void test_ls_refs_response(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct wg_buf in = WG_BUF_INIT;
-	pkt(&in, "%s HEAD symref-target:refs/heads/main\n", hexid(h, 'a'));
-	pkt(&in, "%s refs/heads/main\n", hexid(h, 'a'));
-	pkt(&in, "%s refs/tags/v1 peeled:%s\n", hexid(h, 'c'), hexid(h, 'd'));
+	fx_pkt(&in, "%s HEAD symref-target:refs/heads/main\n", fx_hexid(h, 'a'));
+	fx_pkt(&in, "%s refs/heads/main\n", fx_hexid(h, 'a'));
+	fx_pkt(&in, "%s refs/tags/v1 peeled:%s\n", fx_hexid(h, 'c'), fx_hexid(h, 'd'));
 	/* Attributes in any order; unknown ones ignored. */
-	pkt(&in, "%s refs/tags/v2 future:x peeled:%s symref-target:refs/tags/v1", hexid(h, 'e'),
-	    hexid(h, 'd'));
-	flush(&in);
+	fx_pkt(&in, "%s refs/tags/v2 future:x peeled:%s symref-target:refs/tags/v1", fx_hexid(h, 'e'),
+	    fx_hexid(h, 'd'));
+	fx_flush(&in);
 	check_ls_refs(&in, h, 0,
 		      "HEAD=aaaaaaaa->refs/heads/main;refs/heads/main=aaaaaaaa;"
 		      "refs/tags/v1=cccccccc^dddddddd;refs/tags/v2=eeeeeeee^dddddddd->refs/tags/v1");
@@ -1258,28 +1233,28 @@ static void test_ls_refs_response(void)
 
 	/* An empty repository, sha256. */
 	wg_buf_reset(&in);
-	pkt(&in, "unborn HEAD symref-target:refs/heads/main\n");
-	flush(&in);
-	check_ls_refs(&in, sha256(), 0, "HEAD=00000000->refs/heads/main(unborn)");
+	fx_pkt(&in, "unborn HEAD symref-target:refs/heads/main\n");
+	fx_flush(&in);
+	check_ls_refs(&in, fx_sha256(), 0, "HEAD=00000000->refs/heads/main(unborn)");
 	wg_buf_reset(&in);
-	flush(&in);
-	check_ls_refs(&in, sha256(), 0, "");
+	fx_flush(&in);
+	check_ls_refs(&in, fx_sha256(), 0, "");
 	wg_buf_release(&in);
 }
 
 static void check_bad_ls_refs_line(const char *line, int want_rc, const char *want)
 {
 	struct wg_buf in = WG_BUF_INIT;
-	pkt(&in, "%s refs/heads/ok\n", hexid(sha1(), 'a'));
+	fx_pkt(&in, "%s refs/heads/ok\n", fx_hexid(fx_sha1(), 'a'));
 	CHECK_OK(wg_pkt_write(&in, line, strlen(line)));
-	flush(&in);
-	check_ls_refs(&in, sha1(), want_rc, want);
+	fx_flush(&in);
+	check_ls_refs(&in, fx_sha1(), want_rc, want);
 	wg_buf_release(&in);
 }
 
 static void test_ls_refs_adversarial(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct wg_remote_ref_list list = WG_REMOTE_REF_LIST_INIT;
 	struct wg_buf in = WG_BUF_INIT;
 	char line[512];
@@ -1287,46 +1262,46 @@ static void test_ls_refs_adversarial(void)
 		snprintf(line, sizeof(line), __VA_ARGS__); \
 		check_bad_ls_refs_line(line, rc, want); \
 	} while (0)
-	BAD(WG_ECORRUPT, "invalid ref name 'refs/heads/a..b'", "%s refs/heads/a..b\n", hexid(h, 'b'));
-	BAD(WG_ECORRUPT, "'refs/heads/\\x01'", "%s refs/heads/\x01\n", hexid(h, 'b'));
-	BAD(WG_ECORRUPT, "not HEAD and not under refs/", "%s ORIG_HEAD\n", hexid(h, 'b'));
-	BAD(WG_ECORRUPT, "has 39 hex digits", "%.39s refs/heads/x\n", hexid(h, 'b'));
-	BAD(WG_ECORRUPT, "a sha256 id", "%s refs/heads/x\n", hexid(sha256(), 'b'));
-	BAD(WG_ECORRUPT, "not hexadecimal", "%.39sz refs/heads/x\n", hexid(h, 'b'));
-	BAD(WG_ECORRUPT, "not hexadecimal", "%s refs/tags/x peeled:%.39sz\n", hexid(h, 'b'),
-	    hexid(h, 'c'));
-	BAD(WG_ECORRUPT, "has 41 hex digits", "%s refs/tags/x peeled:%sc\n", hexid(h, 'b'),
-	    hexid(h, 'c'));
+	BAD(WG_ECORRUPT, "invalid ref name 'refs/heads/a..b'", "%s refs/heads/a..b\n", fx_hexid(h, 'b'));
+	BAD(WG_ECORRUPT, "'refs/heads/\\x01'", "%s refs/heads/\x01\n", fx_hexid(h, 'b'));
+	BAD(WG_ECORRUPT, "not HEAD and not under refs/", "%s ORIG_HEAD\n", fx_hexid(h, 'b'));
+	BAD(WG_ECORRUPT, "has 39 hex digits", "%.39s refs/heads/x\n", fx_hexid(h, 'b'));
+	BAD(WG_ECORRUPT, "a sha256 id", "%s refs/heads/x\n", fx_hexid(fx_sha256(), 'b'));
+	BAD(WG_ECORRUPT, "not hexadecimal", "%.39sz refs/heads/x\n", fx_hexid(h, 'b'));
+	BAD(WG_ECORRUPT, "not hexadecimal", "%s refs/tags/x peeled:%.39sz\n", fx_hexid(h, 'b'),
+	    fx_hexid(h, 'c'));
+	BAD(WG_ECORRUPT, "has 41 hex digits", "%s refs/tags/x peeled:%sc\n", fx_hexid(h, 'b'),
+	    fx_hexid(h, 'c'));
 	BAD(WG_ECORRUPT, "invalid ref name 'refs/heads/x.lock'",
-	    "%s HEAD symref-target:refs/heads/x.lock\n", hexid(h, 'b'));
-	BAD(WG_ECORRUPT, "empty field", "%s  refs/heads/x\n", hexid(h, 'b'));
-	BAD(WG_ECORRUPT, "empty field", "%s refs/heads/x \n", hexid(h, 'b'));
-	BAD(WG_ECORRUPT, "expected '<object id> <ref name>'", "%s\n", hexid(h, 'b'));
+	    "%s HEAD symref-target:refs/heads/x.lock\n", fx_hexid(h, 'b'));
+	BAD(WG_ECORRUPT, "empty field", "%s  refs/heads/x\n", fx_hexid(h, 'b'));
+	BAD(WG_ECORRUPT, "empty field", "%s refs/heads/x \n", fx_hexid(h, 'b'));
+	BAD(WG_ECORRUPT, "expected '<object id> <ref name>'", "%s\n", fx_hexid(h, 'b'));
 	BAD(WG_ECORRUPT, "empty field", "\n");
 	BAD(WG_ECORRUPT, "two symref-target", "%s HEAD symref-target:refs/a/b symref-target:refs/a/c",
-	    hexid(h, 'b'));
-	BAD(WG_ECORRUPT, "two peeled", "%s refs/tags/t peeled:%s peeled:%s", hexid(h, 'b'),
-	    hexid(h, 'c'), hexid(h, 'd'));
-	BAD(WG_ECORRUPT, "an unborn ref cannot be peeled", "unborn HEAD peeled:%s", hexid(h, 'c'));
+	    fx_hexid(h, 'b'));
+	BAD(WG_ECORRUPT, "two peeled", "%s refs/tags/t peeled:%s peeled:%s", fx_hexid(h, 'b'),
+	    fx_hexid(h, 'c'), fx_hexid(h, 'd'));
+	BAD(WG_ECORRUPT, "an unborn ref cannot be peeled", "unborn HEAD peeled:%s", fx_hexid(h, 'c'));
 	BAD(WG_ERROR, "remote error: ls-refs failed", "ERR ls-refs failed\n");
 	/* Framing: delim or response-end before the flush, data after it. */
-	pkt(&in, "%s refs/heads/ok\n", hexid(h, 'a'));
+	fx_pkt(&in, "%s refs/heads/ok\n", fx_hexid(h, 'a'));
 	CHECK_OK(wg_pkt_write_delim(&in));
 	check_ls_refs(&in, h, WG_ECORRUPT, "expected a flush packet after the ref listing, got delim");
 	wg_buf_reset(&in);
 	CHECK_OK(wg_pkt_write_response_end(&in));
 	check_ls_refs(&in, h, WG_ECORRUPT, "got response-end");
 	wg_buf_reset(&in);
-	flush(&in);
+	fx_flush(&in);
 	CHECK_OK(wg_pkt_write_response_end(&in));
 	CHECK_OK(wg_pkt_write_response_end(&in));
 	check_ls_refs(&in, h, WG_ECORRUPT, "unexpected data after the end of the ls-refs response");
 	wg_buf_reset(&in);
-	flush(&in);
-	flush(&in);
+	fx_flush(&in);
+	fx_flush(&in);
 	check_ls_refs(&in, h, WG_ECORRUPT, "unexpected data after the end");
 	wg_buf_reset(&in);
-	pkt(&in, "%s refs/heads/ok\n", hexid(h, 'a'));
+	fx_pkt(&in, "%s refs/heads/ok\n", fx_hexid(h, 'a'));
 	check_ls_refs(&in, h, WG_ECORRUPT, "ended before its final flush packet");
 	wg_buf_reset(&in);
 	CHECK_OK(wg_buf_adds(&in, "0000000"));
@@ -1336,10 +1311,10 @@ static void test_ls_refs_adversarial(void)
 	check_ls_refs(&in, h, WG_ECORRUPT, "bad pkt-line length 'zzzz'");
 
 	/* The line parser alone; a failure leaves the list as it was. */
-	snprintf(line, sizeof(line), "%s refs/heads/a\n", hexid(h, '5'));
+	snprintf(line, sizeof(line), "%s refs/heads/a\n", fx_hexid(h, '5'));
 	CHECK_OK(wg_ls_refs_parse_line(&list, h, line, strlen(line)));
-	snprintf(line, sizeof(line), "%s refs/heads/b symref-target:refs/x/y peeled:%.5s", hexid(h, '6'),
-		 hexid(h, '6'));
+	snprintf(line, sizeof(line), "%s refs/heads/b symref-target:refs/x/y peeled:%.5s", fx_hexid(h, '6'),
+		 fx_hexid(h, '6'));
 	CHECK_ERR(wg_ls_refs_parse_line(&list, h, line, strlen(line)), WG_ECORRUPT);
 	CHECK(list.nr == 1);
 	CHECK(wg_remote_ref_list_find(&list, "refs/heads/a") != NULL);
@@ -1371,10 +1346,10 @@ static void test_remote_ref_helpers(void)
 	CHECK_ERR(wg_remote_refname_dup(&name, "refs/x", 6), 0);
 	wg_free(name);
 	CHECK_ERR(wg_remote_refname_dup(&name, "refs/heads/*", 12), WG_ECORRUPT);
-	CHECK_OK(wg_remote_oid_parse(&oid, sha256(), hexid(sha256(), 'A'), sha256()->hexsz));
-	CHECK(wg_oid_algo(&oid) == sha256());
-	CHECK_STR(wg_oid_hex(&oid), hexid(sha256(), 'a'));
-	CHECK_ERR(wg_remote_oid_parse(&oid, sha256(), hexid(sha1(), 'a'), sha1()->hexsz), WG_ECORRUPT);
+	CHECK_OK(wg_remote_oid_parse(&oid, fx_sha256(), fx_hexid(fx_sha256(), 'A'), fx_sha256()->hexsz));
+	CHECK(wg_oid_algo(&oid) == fx_sha256());
+	CHECK_STR(wg_oid_hex(&oid), fx_hexid(fx_sha256(), 'a'));
+	CHECK_ERR(wg_remote_oid_parse(&oid, fx_sha256(), fx_hexid(fx_sha1(), 'a'), fx_sha1()->hexsz), WG_ECORRUPT);
 	CHECK(strstr(wg_error_message(), "a sha1 id, but the sha256 object format is in use") != NULL);
 }
 

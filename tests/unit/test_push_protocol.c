@@ -15,57 +15,16 @@
 #include "protocol/capabilities.h"
 #include "protocol/pktline.h"
 #include "protocol/push.h"
+#include "fixtures.h"
 #include "test.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 
-/* --- fixtures ------------------------------------------------------------------ */
 
-static const struct wg_hash_algo *sha1(void) { return wg_hash_algo_by_id(WG_HASH_SHA1); }
-static const struct wg_hash_algo *sha256(void) { return wg_hash_algo_by_id(WG_HASH_SHA256); }
 
-/* An id of algo->hexsz copies of `c` ('0' is the null id), in one of a
- * few rotating buffers. */
-static const char *hexid(const struct wg_hash_algo *algo, char c)
-{
-	static char bufs[8][WG_MAX_HEXSZ + 1];
-	static int next;
-	char *b = bufs[next++ % 8];
-	memset(b, c, algo->hexsz);
-	b[algo->hexsz] = '\0';
-	return b;
-}
 
-static struct wg_oid oid_of(const struct wg_hash_algo *algo, char c)
-{
-	struct wg_oid oid;
-	CHECK_OK(wg_oid_from_hex(&oid, algo, hexid(algo, c)));
-	return oid;
-}
 
-/* Append a data packet of formatted text (which may contain NULs via %c). */
-static void pkt(struct wg_buf *b, const char *fmt, ...)
-{
-	struct wg_buf tmp = WG_BUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	CHECK_OK(wg_buf_vprintf(&tmp, fmt, ap));
-	va_end(ap);
-	CHECK_OK(wg_pkt_write(b, tmp.data, tmp.len));
-	wg_buf_release(&tmp);
-}
 
-/* A data packet of raw bytes, behind a band byte. */
-static void band(struct wg_buf *b, int n, const void *data, size_t len)
-{
-	struct wg_buf tmp = WG_BUF_INIT;
-	CHECK_OK(wg_buf_addch(&tmp, n));
-	CHECK_OK(wg_buf_add(&tmp, data, len));
-	CHECK_OK(wg_pkt_write(b, tmp.data, tmp.len));
-	wg_buf_release(&tmp);
-}
-
-static void flush(struct wg_buf *b) { CHECK_OK(wg_pkt_write_flush(b)); }
 
 /* Expected request bytes, framed independently of wg_pkt_write. `len`
  * counts the payload (it may hold a NUL). */
@@ -127,17 +86,17 @@ static struct wg_push_command cmds[NCMDS];
 
 static void setup_cmds(const struct wg_hash_algo *h)
 {
-	cmds[0].old_oid = oid_of(h, 'b');
-	cmds[0].new_oid = oid_of(h, 'c');
+	cmds[0].old_oid = fx_oid_of(h, 'b');
+	cmds[0].new_oid = fx_oid_of(h, 'c');
 	cmds[0].refname = "refs/heads/main";
 	wg_oid_null(&cmds[1].old_oid, h);
-	cmds[1].new_oid = oid_of(h, 'a');
+	cmds[1].new_oid = fx_oid_of(h, 'a');
 	cmds[1].refname = "refs/heads/topic";
-	cmds[2].old_oid = oid_of(h, 'd');
+	cmds[2].old_oid = fx_oid_of(h, 'd');
 	wg_oid_null(&cmds[2].new_oid, h);
 	cmds[2].refname = "refs/heads/old";
 	wg_oid_null(&cmds[3].old_oid, h);
-	cmds[3].new_oid = oid_of(h, 'e');
+	cmds[3].new_oid = fx_oid_of(h, 'e');
 	cmds[3].refname = "refs/for/main";
 }
 
@@ -155,7 +114,7 @@ static struct wg_push_args args_for(const struct wg_hash_algo *h, size_t n)
 
 static void test_request_git_server(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct wg_push_args args = args_for(h, 3);
 	struct wg_buf out = WG_BUF_INIT, want = WG_BUF_INIT;
 	struct wg_caps *caps = caps_of(GIT_CAPS);
@@ -163,10 +122,10 @@ static void test_request_git_server(void)
 	/* Update, create, delete: as git 2.53's send-pack asks, with our
 	 * agent, and a LF after each command. */
 	CHECK_OK(wg_push_request(&out, caps, &args));
-	want_first(&want, hexid(h, 'b'), hexid(h, 'c'), "refs/heads/main",
+	want_first(&want, fx_hexid(h, 'b'), fx_hexid(h, 'c'), "refs/heads/main",
 		   "report-status-v2 side-band-64k object-format=sha1 agent=webgit/0.1");
-	want_pkt(&want, "%s %s refs/heads/topic\n", hexid(h, '0'), hexid(h, 'a'));
-	want_pkt(&want, "%s %s refs/heads/old\n", hexid(h, 'd'), hexid(h, '0'));
+	want_pkt(&want, "%s %s refs/heads/topic\n", fx_hexid(h, '0'), fx_hexid(h, 'a'));
+	want_pkt(&want, "%s %s refs/heads/old\n", fx_hexid(h, 'd'), fx_hexid(h, '0'));
 	wg_buf_adds(&want, "0000");
 	CHECK(same_bytes(&out, &want));
 	CHECK(wg_push_needs_pack(&args));
@@ -182,7 +141,7 @@ static void test_request_git_server(void)
 	args.agent = "ide/2.0";
 	args.ncommands = 1;
 	CHECK_OK(wg_push_request(&out, caps, &args));
-	want_first(&want, hexid(h, 'b'), hexid(h, 'c'), "refs/heads/main",
+	want_first(&want, fx_hexid(h, 'b'), fx_hexid(h, 'c'), "refs/heads/main",
 		   "report-status-v2 side-band-64k quiet atomic object-format=sha1 agent=ide/2.0");
 	wg_buf_adds(&want, "0000");
 	CHECK(same_bytes(&out, &want));
@@ -200,10 +159,10 @@ static void test_request_git_server(void)
 		args.npush_options = 2;
 		args.atomic = true;
 		CHECK_OK(wg_push_request(&out, caps, &args));
-		want_first(&want, hexid(h, 'b'), hexid(h, 'c'), "refs/heads/main",
+		want_first(&want, fx_hexid(h, 'b'), fx_hexid(h, 'c'), "refs/heads/main",
 			   "report-status-v2 side-band-64k atomic push-options object-format=sha1 "
 			   "agent=webgit/0.1");
-		want_pkt(&want, "%s %s refs/heads/topic\n", hexid(h, '0'), hexid(h, 'a'));
+		want_pkt(&want, "%s %s refs/heads/topic\n", fx_hexid(h, '0'), fx_hexid(h, 'a'));
 		wg_buf_adds(&want, "0000");
 		want_pkt(&want, "ci.skip\n");
 		want_pkt(&want, "merge_request.title=Fix the ü bug\n");
@@ -217,7 +176,7 @@ static void test_request_git_server(void)
 
 static void test_request_caps_chosen(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct wg_push_args args = args_for(h, 1);
 	struct wg_buf out = WG_BUF_INIT, want = WG_BUF_INIT;
 	static const struct {
@@ -244,7 +203,7 @@ static void test_request_caps_chosen(void)
 		wg_buf_reset(&want);
 		args.quiet = cases[i].quiet;
 		CHECK_OK(wg_push_request(&out, caps, &args));
-		want_first(&want, hexid(h, 'b'), hexid(h, 'c'), "refs/heads/main", cases[i].sent);
+		want_first(&want, fx_hexid(h, 'b'), fx_hexid(h, 'c'), "refs/heads/main", cases[i].sent);
 		wg_buf_adds(&want, "0000");
 		CHECK(same_bytes(&out, &want));
 		if (!same_bytes(&out, &want))
@@ -257,19 +216,19 @@ static void test_request_caps_chosen(void)
 
 static void test_request_sha256_and_deletes(void)
 {
-	const struct wg_hash_algo *h = sha256();
+	const struct wg_hash_algo *h = fx_sha256();
 	struct wg_push_args args = args_for(h, 3);
 	struct wg_buf out = WG_BUF_INIT, want = WG_BUF_INIT;
 	struct wg_caps *caps = caps_of("report-status report-status-v2 delete-refs side-band-64k "
 				       "quiet atomic ofs-delta object-format=sha256 agent=git/2.53.0");
 	CHECK_OK(wg_push_request(&out, caps, &args));
-	want_first(&want, hexid(h, 'b'), hexid(h, 'c'), "refs/heads/main",
+	want_first(&want, fx_hexid(h, 'b'), fx_hexid(h, 'c'), "refs/heads/main",
 		   "report-status-v2 side-band-64k object-format=sha256 agent=webgit/0.1");
-	want_pkt(&want, "%s %s refs/heads/topic\n", hexid(h, '0'), hexid(h, 'a'));
-	want_pkt(&want, "%s %s refs/heads/old\n", hexid(h, 'd'), hexid(h, '0'));
+	want_pkt(&want, "%s %s refs/heads/topic\n", fx_hexid(h, '0'), fx_hexid(h, 'a'));
+	want_pkt(&want, "%s %s refs/heads/old\n", fx_hexid(h, 'd'), fx_hexid(h, '0'));
 	wg_buf_adds(&want, "0000");
 	CHECK(same_bytes(&out, &want));
-	CHECK(strlen(hexid(h, 'a')) == 64);
+	CHECK(strlen(fx_hexid(h, 'a')) == 64);
 
 	/* Only deletes: no pack follows. */
 	args.commands = &cmds[2];
@@ -278,7 +237,7 @@ static void test_request_sha256_and_deletes(void)
 	wg_buf_reset(&out);
 	wg_buf_reset(&want);
 	CHECK_OK(wg_push_request(&out, caps, &args));
-	want_first(&want, hexid(h, 'd'), hexid(h, '0'), "refs/heads/old",
+	want_first(&want, fx_hexid(h, 'd'), fx_hexid(h, '0'), "refs/heads/old",
 		   "report-status-v2 side-band-64k object-format=sha256 agent=webgit/0.1");
 	wg_buf_adds(&want, "0000");
 	CHECK(same_bytes(&out, &want));
@@ -314,7 +273,7 @@ static void check_refused(const char *server, const struct wg_push_args *args, i
 
 static void test_request_refused(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct wg_push_args args = args_for(h, 3);
 	struct wg_push_command c[2];
 	const char *opt[2];
@@ -337,14 +296,14 @@ static void test_request_refused(void)
 	check_refused("report-status delete-refs object-format=sha256", &args, WG_EUNSUPPORTED,
 		      "uses sha256 object ids");
 	{
-		struct wg_push_args a2 = args_for(sha256(), 2);
+		struct wg_push_args a2 = args_for(fx_sha256(), 2);
 		check_refused("report-status delete-refs", &a2, WG_EUNSUPPORTED, "uses sha1 object ids");
 		/* An id of the other hash. */
-		a2.algo = sha1();
+		a2.algo = fx_sha1();
 		check_refused("report-status delete-refs", &a2, WG_EINVALID, "is a sha256 id");
 	}
 	args = args_for(h, 2);
-	cmds[1].new_oid = oid_of(sha256(), 'a');
+	cmds[1].new_oid = fx_oid_of(fx_sha256(), 'a');
 	check_refused(GIT_CAPS, &args, WG_EINVALID, "the new id for 'refs/heads/topic' is a sha256 id");
 
 	/* Bad arguments. */
@@ -513,7 +472,7 @@ static void trace_report(struct wg_buf *t, const struct wg_push_report *rep)
 
 static struct wg_push_response *make_parser(const struct parser_spec *s)
 {
-	const struct wg_hash_algo *h = s->algo ? s->algo : sha1();
+	const struct wg_hash_algo *h = s->algo ? s->algo : fx_sha1();
 	struct wg_push_args args = args_for(h, s->ncmds ? s->ncmds : NCMDS);
 	struct wg_caps *caps = caps_of(s->caps);
 	struct wg_push_response *r = NULL;
@@ -639,12 +598,12 @@ static const struct parser_spec none_sb = { "delete-refs side-band-64k quiet", 0
 /* The report of most tests: every kind of status. */
 static void basic_report(struct wg_buf *b)
 {
-	pkt(b, "unpack ok\n");
-	pkt(b, "ok refs/heads/main\n");
-	pkt(b, "ng refs/heads/topic non-fast-forward\n");
-	pkt(b, "ok refs/heads/old\n");
-	pkt(b, "ng refs/for/main pre-receive hook declined\n");
-	flush(b);
+	fx_pkt(b, "unpack ok\n");
+	fx_pkt(b, "ok refs/heads/main\n");
+	fx_pkt(b, "ng refs/heads/topic non-fast-forward\n");
+	fx_pkt(b, "ok refs/heads/old\n");
+	fx_pkt(b, "ng refs/for/main pre-receive hook declined\n");
+	fx_flush(b);
 }
 
 #define BASIC_TRACE "unpack ok;ok refs/heads/main;ng refs/heads/topic (non-fast-forward);" \
@@ -660,33 +619,33 @@ static void test_response_report_status(void)
 
 	/* Lines without their LF are the same lines. */
 	wg_buf_reset(&in);
-	pkt(&in, "unpack ok");
-	pkt(&in, "ok refs/heads/main");
-	pkt(&in, "ng refs/heads/topic non-fast-forward");
-	pkt(&in, "ok refs/heads/old");
-	pkt(&in, "ng refs/for/main pre-receive hook declined");
-	flush(&in);
+	fx_pkt(&in, "unpack ok");
+	fx_pkt(&in, "ok refs/heads/main");
+	fx_pkt(&in, "ng refs/heads/topic non-fast-forward");
+	fx_pkt(&in, "ok refs/heads/old");
+	fx_pkt(&in, "ng refs/for/main pre-receive hook declined");
+	fx_flush(&in);
 	check_response(&v1_plain, &in, 0, BASIC_TRACE, NULL);
 
 	/* In any order; "ng" without a reason is "failed", as git shows it;
 	 * control bytes in a reason are made safe. */
 	wg_buf_reset(&in);
-	pkt(&in, "unpack ok\n");
-	pkt(&in, "ng refs/for/main\n");
-	pkt(&in, "ng refs/heads/old \n");
-	pkt(&in, "ng refs/heads/topic bad\033[31m red\x01%c!\n", 0);
-	pkt(&in, "ng refs/heads/main a  reason\twith tab\n");
-	flush(&in);
+	fx_pkt(&in, "unpack ok\n");
+	fx_pkt(&in, "ng refs/for/main\n");
+	fx_pkt(&in, "ng refs/heads/old \n");
+	fx_pkt(&in, "ng refs/heads/topic bad\033[31m red\x01%c!\n", 0);
+	fx_pkt(&in, "ng refs/heads/main a  reason\twith tab\n");
+	fx_flush(&in);
 	check_response(&v1_plain, &in, 0, "unpack ok;ng refs/for/main (failed);ng refs/heads/old "
 		       "(failed);ng refs/heads/topic (bad?[31m red??" "!);ng refs/heads/main (a  reason"
 		       "\twith tab);", NULL);
 
 	/* The unpack failed: git then fails every ref. */
 	wg_buf_reset(&in);
-	pkt(&in, "unpack index-pack abnormal exit\n");
-	pkt(&in, "ng refs/heads/main unpacker error\n");
-	pkt(&in, "ng refs/heads/topic unpacker error\n");
-	flush(&in);
+	fx_pkt(&in, "unpack index-pack abnormal exit\n");
+	fx_pkt(&in, "ng refs/heads/main unpacker error\n");
+	fx_pkt(&in, "ng refs/heads/topic unpacker error\n");
+	fx_flush(&in);
 	{
 		struct parser_spec two = v1_plain;
 		two.ncmds = 2;
@@ -695,9 +654,9 @@ static void test_response_report_status(void)
 		two.caps = "report-status";
 		two.ncmds = 1;
 		wg_buf_reset(&in);
-		pkt(&in, "unpack eof before pack header was fully read\n");
-		pkt(&in, "ng refs/heads/main unpacker error\n");
-		flush(&in);
+		fx_pkt(&in, "unpack eof before pack header was fully read\n");
+		fx_pkt(&in, "ng refs/heads/main unpacker error\n");
+		fx_flush(&in);
 		check_response(&two, &in, 0, "unpack (eof before pack header was fully read);ng "
 			       "refs/heads/main (unpacker error);", NULL);
 	}
@@ -705,7 +664,7 @@ static void test_response_report_status(void)
 	/* sha256 ids in the request do not change the report. */
 	{
 		struct parser_spec s = { "report-status delete-refs object-format=sha256", 0, NULL };
-		s.algo = sha256();
+		s.algo = fx_sha256();
 		wg_buf_reset(&in);
 		basic_report(&in);
 		check_response(&s, &in, 0, BASIC_TRACE, NULL);
@@ -725,7 +684,7 @@ static void sideband_report(struct wg_buf *b, const struct wg_buf *report, size_
 		if (n > report->len - off)
 			n = report->len - off;
 		if (n)
-			band(b, 1, report->data + off, n);
+			fx_band(b, 1, report->data + off, n);
 		off += n;
 	}
 }
@@ -740,13 +699,13 @@ static void test_response_sideband(void)
 	 * anywhere (inside the pkt-line headers too), the closing flush. */
 	for (cut = 0; cut <= rep.len; cut += cut < 12 ? 1 : 9) {
 		wg_buf_reset(&in);
-		band(&in, 2, "Resolving deltas:  50% (1/2)\r", 29);
-		band(&in, 1, "", 0);
-		band(&in, 2, "Resolving deltas: 100% (2/2), done.\n", 36);
+		fx_band(&in, 2, "Resolving deltas:  50% (1/2)\r", 29);
+		fx_band(&in, 1, "", 0);
+		fx_band(&in, 2, "Resolving deltas: 100% (2/2), done.\n", 36);
 		sideband_report(&in, &rep, cut, cut == 5);
-		band(&in, 2, "", 0);
-		band(&in, 2, "hook says hi\n", 13);
-		flush(&in);
+		fx_band(&in, 2, "", 0);
+		fx_band(&in, 2, "hook says hi\n", 13);
+		fx_flush(&in);
 		check_response(cut % 2 ? &v1_sb : &git_sb, &in, 0,
 			       "P[Resolving deltas 1/2];P[Resolving deltas 2/2 done];M[hook says hi];"
 			       BASIC_TRACE, NULL);
@@ -756,20 +715,20 @@ static void test_response_sideband(void)
 
 	/* A last progress line without its LF is passed on at the end. */
 	wg_buf_reset(&in);
-	band(&in, 1, rep.data, rep.len);
-	band(&in, 2, "To be continued", 15);
-	flush(&in);
+	fx_band(&in, 1, rep.data, rep.len);
+	fx_band(&in, 2, "To be continued", 15);
+	fx_flush(&in);
 	check_response(&git_sb, &in, 0, "M[To be continued];" BASIC_TRACE, NULL);
 
 	/* No report-status negotiated: only progress (or nothing) and the
 	 * flush. */
 	wg_buf_reset(&in);
-	band(&in, 2, "remote: done\n", 13);
-	flush(&in);
+	fx_band(&in, 2, "remote: done\n", 13);
+	fx_flush(&in);
 	check_response(&none_sb, &in, 0, "M[remote: done];noreport;", NULL);
 	check_truncations(&none_sb, &in);
 	wg_buf_reset(&in);
-	flush(&in);
+	fx_flush(&in);
 	check_response(&none_sb, &in, 0, "noreport;", NULL);
 	wg_buf_reset(&in);
 	check_response(&none_plain, &in, 0, "noreport;", NULL);
@@ -779,32 +738,32 @@ static void test_response_sideband(void)
 
 static void test_response_report_status_v2(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct wg_buf in = WG_BUF_INIT, rep = WG_BUF_INIT;
 	/* A proc-receive hook turned refs/for/main into two refs; the
 	 * options of the first report follow its "ok", a second report
 	 * repeats the "ok". Unknown options are ignored. */
-	pkt(&rep, "unpack ok\n");
-	pkt(&rep, "ok refs/heads/main\n");
-	pkt(&rep, "ok refs/heads/topic\n");
-	pkt(&rep, "option forced-update\n");
-	pkt(&rep, "ok refs/for/main\n");
-	pkt(&rep, "option refname refs/heads/main\n");
-	pkt(&rep, "option old-oid %s\n", hexid(h, 'b'));
-	pkt(&rep, "option new-oid %s\n", hexid(h, 'e'));
-	pkt(&rep, "option future-thing 42\n");
-	pkt(&rep, "ok refs/for/main\n");
-	pkt(&rep, "option new-oid %s\n", hexid(h, 'f'));
-	pkt(&rep, "option refname refs/pull/1/head\n");
-	pkt(&rep, "option forced-update\n");
-	pkt(&rep, "ng refs/heads/old deletion prohibited\n");
-	flush(&rep);
+	fx_pkt(&rep, "unpack ok\n");
+	fx_pkt(&rep, "ok refs/heads/main\n");
+	fx_pkt(&rep, "ok refs/heads/topic\n");
+	fx_pkt(&rep, "option forced-update\n");
+	fx_pkt(&rep, "ok refs/for/main\n");
+	fx_pkt(&rep, "option refname refs/heads/main\n");
+	fx_pkt(&rep, "option old-oid %s\n", fx_hexid(h, 'b'));
+	fx_pkt(&rep, "option new-oid %s\n", fx_hexid(h, 'e'));
+	fx_pkt(&rep, "option future-thing 42\n");
+	fx_pkt(&rep, "ok refs/for/main\n");
+	fx_pkt(&rep, "option new-oid %s\n", fx_hexid(h, 'f'));
+	fx_pkt(&rep, "option refname refs/pull/1/head\n");
+	fx_pkt(&rep, "option forced-update\n");
+	fx_pkt(&rep, "ng refs/heads/old deletion prohibited\n");
+	fx_flush(&rep);
 #define V2_TRACE "unpack ok;ok refs/heads/main;ok refs/heads/topic{ forced};ok refs/for/main" \
 	"{->refs/heads/main old=bbbbbbbb new=eeeeeeee}+{->refs/pull/1/head new=ffffffff forced};" \
 	"ng refs/heads/old (deletion prohibited);"
 	check_response(&v2_plain, &rep, 0, V2_TRACE, NULL);
-	band(&in, 1, rep.data, rep.len);
-	flush(&in);
+	fx_band(&in, 1, rep.data, rep.len);
+	fx_flush(&in);
 	check_response(&git_sb, &in, 0, V2_TRACE, NULL);
 	{
 		struct wg_push_response *r = make_parser(&v2_plain);
@@ -823,21 +782,21 @@ static void test_response_report_status_v2(void)
 	/* sha256 option ids. */
 	{
 		struct parser_spec s = { "report-status-v2 object-format=sha256 delete-refs", 1, NULL };
-		s.algo = sha256();
+		s.algo = fx_sha256();
 		wg_buf_reset(&in);
-		pkt(&in, "unpack ok\n");
-		pkt(&in, "ok refs/heads/main\n");
-		pkt(&in, "option old-oid %s\n", hexid(sha256(), '1'));
-		pkt(&in, "option new-oid %s\n", hexid(sha256(), '2'));
-		flush(&in);
+		fx_pkt(&in, "unpack ok\n");
+		fx_pkt(&in, "ok refs/heads/main\n");
+		fx_pkt(&in, "option old-oid %s\n", fx_hexid(fx_sha256(), '1'));
+		fx_pkt(&in, "option new-oid %s\n", fx_hexid(fx_sha256(), '2'));
+		fx_flush(&in);
 		check_response(&s, &in, 0, "unpack ok;ok refs/heads/main{ old=11111111 new=22222222};",
 			       NULL);
 		/* sha1 ids where sha256 is in use. */
 		wg_buf_reset(&in);
-		pkt(&in, "unpack ok\n");
-		pkt(&in, "ok refs/heads/main\n");
-		pkt(&in, "option new-oid %s\n", hexid(sha1(), '2'));
-		flush(&in);
+		fx_pkt(&in, "unpack ok\n");
+		fx_pkt(&in, "ok refs/heads/main\n");
+		fx_pkt(&in, "option new-oid %s\n", fx_hexid(fx_sha1(), '2'));
+		fx_flush(&in);
 		check_response(&s, &in, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;",
 			       "bad 'option new-oid' line");
 	}
@@ -847,7 +806,7 @@ static void test_response_report_status_v2(void)
 
 static void test_response_errors(void)
 {
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct parser_spec one = v2_plain, one_v1 = v1_plain, one_sb = git_sb;
 	struct wg_buf in = WG_BUF_INIT;
 	size_t i;
@@ -858,22 +817,22 @@ static void test_response_errors(void)
 		__VA_ARGS__; \
 		check_response(spec, &in, rc, trace, msg); \
 	} while (0)
-#define U pkt(&in, "unpack ok\n")
-#define OK_MAIN pkt(&in, "ok refs/heads/main\n")
+#define U fx_pkt(&in, "unpack ok\n")
+#define OK_MAIN fx_pkt(&in, "ok refs/heads/main\n")
 
 	/* The server's errors: ERR packets and band 3. */
 	BAD(&one, WG_ERROR, "ERR;unpack (NULL);", "remote error: access denied",
-	    pkt(&in, "ERR access denied\n"));
+	    fx_pkt(&in, "ERR access denied\n"));
 	BAD(&one, WG_ERROR, "ERR;unpack ok;ok refs/heads/main;", "remote error: hook crashed",
-	    U; OK_MAIN; pkt(&in, "ERR hook crashed"));
+	    U; OK_MAIN; fx_pkt(&in, "ERR hook crashed"));
 	BAD(&one_sb, WG_ERROR, "ERR;unpack (NULL);", "remote error: access denied",
-	    pkt(&in, "ERR access denied\n"));
+	    fx_pkt(&in, "ERR access denied\n"));
 	BAD(&one_sb, WG_ERROR, "M[working];ERR;unpack (NULL);", "remote error: disk full",
-	    band(&in, 2, "working\n", 8); band(&in, 3, "disk full\n", 10); flush(&in));
+	    fx_band(&in, 2, "working\n", 8); fx_band(&in, 3, "disk full\n", 10); fx_flush(&in));
 	BAD(&one_sb, WG_ERROR, "ERR;unpack (NULL);", "remote error: inside",
-	    pkt(&in, "\1%04xERR inside", 14));
+	    fx_pkt(&in, "\1%04xERR inside", 14));
 	/* "unpack ok" stays false until the line arrives. */
-	BAD(&one_v1, WG_ERROR, "ERR;unpack (NULL);", "remote error", pkt(&in, "ERR x"));
+	BAD(&one_v1, WG_ERROR, "ERR;unpack (NULL);", "remote error", fx_pkt(&in, "ERR x"));
 
 	/* Truncated. */
 	BAD(&one, WG_ECORRUPT, "ERR;unpack (NULL);", "closed the response early (before the push report)");
@@ -885,33 +844,33 @@ static void test_response_errors(void)
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "in the middle of a pkt-line",
 	    U; CHECK_OK(wg_buf_adds(&in, "0015ok refs/he")));
 	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "without the flush",
-	    band(&in, 1, "000eunpack ok\n0017ok refs/heads/main\n0000", 41));
+	    fx_band(&in, 1, "000eunpack ok\n0017ok refs/heads/main\n0000", 41));
 	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "in the middle of a pkt-line",
-	    band(&in, 1, "000eunpack ok\n0017ok refs/heads/main\n0000", 41);
+	    fx_band(&in, 1, "000eunpack ok\n0017ok refs/heads/main\n0000", 41);
 	    CHECK_OK(wg_buf_adds(&in, "00")));
 
 	/* A status for a ref that was not pushed; a second status. */
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "status for 'refs/heads/other', which was not pushed",
-	    U; pkt(&in, "ok refs/heads/other\n"); flush(&in));
+	    U; fx_pkt(&in, "ok refs/heads/other\n"); fx_flush(&in));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "status for 'refs/heads/mai', which was not pushed",
-	    U; pkt(&in, "ng refs/heads/mai x\n"));
+	    U; fx_pkt(&in, "ng refs/heads/mai x\n"));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "status for 'refs/heads/main\\x00'",
-	    U; pkt(&in, "ok refs/heads/main%c", 0));
+	    U; fx_pkt(&in, "ok refs/heads/main%c", 0));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "a second status for 'refs/heads/main'",
 	    U; OK_MAIN; OK_MAIN);
 	BAD(&one_v1, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "a second status",
 	    U; OK_MAIN; OK_MAIN);
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main{ forced};", "a second status",
-	    U; OK_MAIN; pkt(&in, "option forced-update\n"); pkt(&in, "ng refs/heads/main x\n"));
+	    U; OK_MAIN; fx_pkt(&in, "option forced-update\n"); fx_pkt(&in, "ng refs/heads/main x\n"));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ng refs/heads/main (x);", "a second status",
-	    U; pkt(&in, "ng refs/heads/main x\n"); OK_MAIN);
+	    U; fx_pkt(&in, "ng refs/heads/main x\n"); OK_MAIN);
 	/* A repeated "ok" must follow the same ref's options directly. */
 	{
 		struct parser_spec two = v2_plain;
 		two.ncmds = 2;
 		BAD(&two, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main{ forced};ok refs/heads/topic;",
 		    "a second status for 'refs/heads/main'",
-		    U; OK_MAIN; pkt(&in, "option forced-update\n"); pkt(&in, "ok refs/heads/topic\n");
+		    U; OK_MAIN; fx_pkt(&in, "option forced-update\n"); fx_pkt(&in, "ok refs/heads/topic\n");
 		    OK_MAIN);
 	}
 	/* Not every ref has a status. */
@@ -919,16 +878,16 @@ static void test_response_errors(void)
 		struct parser_spec two = v1_plain;
 		two.ncmds = 2;
 		BAD(&two, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;",
-		    "the push report has no status for 'refs/heads/topic'", U; OK_MAIN; flush(&in));
+		    "the push report has no status for 'refs/heads/topic'", U; OK_MAIN; fx_flush(&in));
 	}
 	/* At most WG_PUSH_MAX_EXTRA_REPORTS more reports per ref. */
 	wg_buf_reset(&in);
 	U;
 	for (i = 0; i <= WG_PUSH_MAX_EXTRA_REPORTS; i++) {
 		OK_MAIN;
-		pkt(&in, "option forced-update\n");
+		fx_pkt(&in, "option forced-update\n");
 	}
-	flush(&in);
+	fx_flush(&in);
 	{
 		struct wg_push_response *r = make_parser(&one);
 		CHECK_OK(wg_push_response_feed(r, in.data, in.len));
@@ -945,49 +904,49 @@ static void test_response_errors(void)
 
 	/* Option lines where none may be. */
 	BAD(&one_v1, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "an option line in a "
-	    "report-status (v1) report", U; OK_MAIN; pkt(&in, "option forced-update\n"));
+	    "report-status (v1) report", U; OK_MAIN; fx_pkt(&in, "option forced-update\n"));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "an option line without an 'ok <refname>'",
-	    U; pkt(&in, "option forced-update\n"));
+	    U; fx_pkt(&in, "option forced-update\n"));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ng refs/heads/main (x);", "without an 'ok <refname>'",
-	    U; pkt(&in, "ng refs/heads/main x\n"); pkt(&in, "option forced-update\n"));
+	    U; fx_pkt(&in, "ng refs/heads/main x\n"); fx_pkt(&in, "option forced-update\n"));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main{ forced};", "a repeated option",
-	    U; OK_MAIN; pkt(&in, "option forced-update\n"); pkt(&in, "option forced-update\n"));
+	    U; OK_MAIN; fx_pkt(&in, "option forced-update\n"); fx_pkt(&in, "option forced-update\n"));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main{->refs/heads/x};", "a repeated option",
-	    U; OK_MAIN; pkt(&in, "option refname refs/heads/x\n"); pkt(&in, "option refname refs/heads/y\n"));
+	    U; OK_MAIN; fx_pkt(&in, "option refname refs/heads/x\n"); fx_pkt(&in, "option refname refs/heads/y\n"));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "expected 'option forced-update'",
-	    U; OK_MAIN; pkt(&in, "option forced-update yes\n"));
+	    U; OK_MAIN; fx_pkt(&in, "option forced-update yes\n"));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "expected 'option <key> <value>'",
-	    U; OK_MAIN; pkt(&in, "option refname\n"));
+	    U; OK_MAIN; fx_pkt(&in, "option refname\n"));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "bad 'option refname' line",
-	    U; OK_MAIN; pkt(&in, "option refname refs/heads/a..b\n"));
+	    U; OK_MAIN; fx_pkt(&in, "option refname refs/heads/a..b\n"));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "bad 'option refname' line",
-	    U; OK_MAIN; pkt(&in, "option refname ../../etc/passwd\n"));
+	    U; OK_MAIN; fx_pkt(&in, "option refname ../../etc/passwd\n"));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "has 39 hex digits",
-	    U; OK_MAIN; pkt(&in, "option old-oid %.39s\n", hexid(h, 'a')));
+	    U; OK_MAIN; fx_pkt(&in, "option old-oid %.39s\n", fx_hexid(h, 'a')));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "a sha256 id",
-	    U; OK_MAIN; pkt(&in, "option new-oid %s\n", hexid(sha256(), 'a')));
+	    U; OK_MAIN; fx_pkt(&in, "option new-oid %s\n", fx_hexid(fx_sha256(), 'a')));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "not hexadecimal",
-	    U; OK_MAIN; pkt(&in, "option new-oid %.39sx\n", hexid(h, 'a')));
+	    U; OK_MAIN; fx_pkt(&in, "option new-oid %.39sx\n", fx_hexid(h, 'a')));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "bad 'option old-oid' line",
-	    U; OK_MAIN; pkt(&in, "option old-oid %s \n", hexid(h, 'a')));
+	    U; OK_MAIN; fx_pkt(&in, "option old-oid %s \n", fx_hexid(h, 'a')));
 
 	/* Garbage. */
 	BAD(&one, WG_ECORRUPT, "ERR;unpack (NULL);", "expected 'unpack ok' or 'unpack <error>'",
 	    OK_MAIN);
-	BAD(&one, WG_ECORRUPT, "ERR;unpack (NULL);", "got 'unpack'", pkt(&in, "unpack\n"));
-	BAD(&one, WG_ECORRUPT, "ERR;unpack (NULL);", "got 'unpack '", pkt(&in, "unpack \n"));
-	BAD(&one, WG_ECORRUPT, "ERR;unpack (NULL);", "got 'Unpack ok'", pkt(&in, "Unpack ok\n"));
-	BAD(&one, WG_ECORRUPT, "ERR;unpack (NULL);", "a flush before its 'unpack' line", flush(&in));
-	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "got 'hello'", U; pkt(&in, "hello\n"));
-	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "got 'ok'", U; pkt(&in, "ok\n"));
-	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "expected 'ok <refname>', got 'ok '", U; pkt(&in, "ok \n"));
+	BAD(&one, WG_ECORRUPT, "ERR;unpack (NULL);", "got 'unpack'", fx_pkt(&in, "unpack\n"));
+	BAD(&one, WG_ECORRUPT, "ERR;unpack (NULL);", "got 'unpack '", fx_pkt(&in, "unpack \n"));
+	BAD(&one, WG_ECORRUPT, "ERR;unpack (NULL);", "got 'Unpack ok'", fx_pkt(&in, "Unpack ok\n"));
+	BAD(&one, WG_ECORRUPT, "ERR;unpack (NULL);", "a flush before its 'unpack' line", fx_flush(&in));
+	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "got 'hello'", U; fx_pkt(&in, "hello\n"));
+	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "got 'ok'", U; fx_pkt(&in, "ok\n"));
+	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "expected 'ok <refname>', got 'ok '", U; fx_pkt(&in, "ok \n"));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "expected 'ok <refname>', got 'ok refs/heads/main x'",
-	    U; pkt(&in, "ok refs/heads/main x\n"));
+	    U; fx_pkt(&in, "ok refs/heads/main x\n"));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "expected 'ng <refname> <reason>'",
-	    U; pkt(&in, "ng  reason\n"));
-	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "got ''", U; pkt(&in, "%s", ""));
+	    U; fx_pkt(&in, "ng  reason\n"));
+	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "got ''", U; fx_pkt(&in, "%s", ""));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "got '\\x01ok refs/heads/main'",
-	    U; pkt(&in, "\1ok refs/heads/main"));
+	    U; fx_pkt(&in, "\1ok refs/heads/main"));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "delim packet (0001) in the push report",
 	    U; CHECK_OK(wg_pkt_write_delim(&in)));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;", "response-end packet (0002) in the push report",
@@ -998,13 +957,13 @@ static void test_response_errors(void)
 	BAD(&one, WG_ECORRUPT, "ERR;unpack (NULL);", "exceeds the maximum",
 	    CHECK_OK(wg_buf_adds(&in, "fff1")));
 	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack (NULL);", "bad side-band number 4",
-	    band(&in, 4, "x", 1));
-	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack (NULL);", "missing band designator", pkt(&in, "%s", ""));
+	    fx_band(&in, 4, "x", 1));
+	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack (NULL);", "missing band designator", fx_pkt(&in, "%s", ""));
 	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack (NULL);", "bad side-band number 117",
-	    pkt(&in, "unpack ok\n"));
-	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack (NULL);", "'0003'", band(&in, 1, "0003", 4));
+	    fx_pkt(&in, "unpack ok\n"));
+	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack (NULL);", "'0003'", fx_band(&in, 1, "0003", 4));
 	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack ok;", "delim packet (0001) in the push report",
-	    band(&in, 1, "000eunpack ok\n0001", 18));
+	    fx_band(&in, 1, "000eunpack ok\n0001", 18));
 	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack (NULL);", "delim packet (0001) in the push response",
 	    CHECK_OK(wg_pkt_write_delim(&in)));
 	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack (NULL);", "response-end packet (0002) in the push response",
@@ -1012,30 +971,30 @@ static void test_response_errors(void)
 
 	/* The side-band stream ends before the report does. */
 	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack (NULL);", "ended before the push report was complete",
-	    flush(&in));
+	    fx_flush(&in));
 	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "before the push report was complete",
-	    band(&in, 1, "000eunpack ok\n0017ok refs/heads/main\n", 37); flush(&in));
+	    fx_band(&in, 1, "000eunpack ok\n0017ok refs/heads/main\n", 37); fx_flush(&in));
 
 	/* Data after the end. */
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "unexpected data after the end "
-	    "of the push response", U; OK_MAIN; flush(&in); flush(&in));
+	    "of the push response", U; OK_MAIN; fx_flush(&in); fx_flush(&in));
 	BAD(&one, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "after the end",
-	    U; OK_MAIN; flush(&in); CHECK_OK(wg_buf_adds(&in, "0")));
+	    U; OK_MAIN; fx_flush(&in); CHECK_OK(wg_buf_adds(&in, "0")));
 	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "after the end of the push report",
-	    band(&in, 1, "000eunpack ok\n0017ok refs/heads/main\n0000", 41);
-	    band(&in, 1, "0000", 4); flush(&in));
+	    fx_band(&in, 1, "000eunpack ok\n0017ok refs/heads/main\n0000", 41);
+	    fx_band(&in, 1, "0000", 4); fx_flush(&in));
 	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "after the end of the push report",
-	    band(&in, 1, "000eunpack ok\n0017ok refs/heads/main\n00000", 42); flush(&in));
+	    fx_band(&in, 1, "000eunpack ok\n0017ok refs/heads/main\n00000", 42); fx_flush(&in));
 	BAD(&one_sb, WG_ECORRUPT, "ERR;unpack ok;ok refs/heads/main;", "after the end of the push response",
-	    band(&in, 1, "000eunpack ok\n0017ok refs/heads/main\n0000", 41); flush(&in);
-	    band(&in, 2, "late\n", 5));
+	    fx_band(&in, 1, "000eunpack ok\n0017ok refs/heads/main\n0000", 41); fx_flush(&in);
+	    fx_band(&in, 2, "late\n", 5));
 	/* A report nobody asked for. */
 	BAD(&none_plain, WG_ECORRUPT, "ERR;noreport;", "after the end of the push response",
 	    U);
 	BAD(&none_sb, WG_ECORRUPT, "ERR;noreport;", "a report that was not asked for",
-	    band(&in, 1, "000eunpack ok\n", 14); flush(&in));
+	    fx_band(&in, 1, "000eunpack ok\n", 14); fx_flush(&in));
 	BAD(&none_sb, WG_ECORRUPT, "M[x];ERR;noreport;", "closed the response early",
-	    band(&in, 2, "x\n", 2));
+	    fx_band(&in, 2, "x\n", 2));
 #undef BAD
 #undef U
 #undef OK_MAIN
@@ -1049,29 +1008,29 @@ static void test_response_mutations(void)
 	static const unsigned char values[] = { 0, 1, 2, 3, '\n', ' ', '0', 'f', 'o', 0x7f, 0xff };
 	const struct parser_spec *specs[] = { &v2_plain, &git_sb };
 	struct wg_buf rep = WG_BUF_INIT, in = WG_BUF_INIT, trace = WG_BUF_INIT;
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	uint32_t seed = 12345;
 	char msg[1024];
 	size_t i, k, v;
-	pkt(&rep, "unpack ok\n");
-	pkt(&rep, "ok refs/heads/main\n");
-	pkt(&rep, "ng refs/heads/topic non-fast-forward\n");
-	pkt(&rep, "ok refs/heads/old\n");
-	pkt(&rep, "ok refs/for/main\n");
-	pkt(&rep, "option refname refs/heads/x\n");
-	pkt(&rep, "option old-oid %s\n", hexid(h, 'a'));
-	pkt(&rep, "ok refs/for/main\n");
-	pkt(&rep, "option forced-update\n");
-	flush(&rep);
+	fx_pkt(&rep, "unpack ok\n");
+	fx_pkt(&rep, "ok refs/heads/main\n");
+	fx_pkt(&rep, "ng refs/heads/topic non-fast-forward\n");
+	fx_pkt(&rep, "ok refs/heads/old\n");
+	fx_pkt(&rep, "ok refs/for/main\n");
+	fx_pkt(&rep, "option refname refs/heads/x\n");
+	fx_pkt(&rep, "option old-oid %s\n", fx_hexid(h, 'a'));
+	fx_pkt(&rep, "ok refs/for/main\n");
+	fx_pkt(&rep, "option forced-update\n");
+	fx_flush(&rep);
 	for (k = 0; k < 2; k++) {
 		wg_buf_reset(&in);
 		if (k == 0) {
 			wg_buf_add(&in, rep.data, rep.len);
 		} else {
-			band(&in, 2, "progress\r", 9);
-			band(&in, 1, rep.data, 17);
-			band(&in, 1, rep.data + 17, rep.len - 17);
-			flush(&in);
+			fx_band(&in, 2, "progress\r", 9);
+			fx_band(&in, 1, rep.data, 17);
+			fx_band(&in, 1, rep.data + 17, rep.len - 17);
+			fx_flush(&in);
 		}
 		for (i = 0; i < in.len; i++) {
 			unsigned char orig = in.data[i];
@@ -1132,7 +1091,7 @@ static void test_progress_callback(void)
 	struct wg_push_response *r = make_parser(&git_sb);
 	struct wg_buf in = WG_BUF_INIT;
 	int calls = 0;
-	band(&in, 2, "one\ntwo\nthree\n", 14);
+	fx_band(&in, 2, "one\ntwo\nthree\n", 14);
 	wg_push_response_on_progress(r, stop_progress, &calls);
 	CHECK_ERR(wg_push_response_feed(r, in.data, in.len), WG_EINVALID);
 	CHECK_STR(wg_error_message(), "cancelled by the user");
@@ -1159,44 +1118,9 @@ static void test_progress_callback(void)
 	wg_buf_release(&in);
 }
 
-static struct {
-	size_t live, peak;
-} tracked;
 
-static void *track_malloc(size_t n, void *p)
-{
-	size_t *h = malloc(n + 2 * sizeof(size_t));
-	(void)p;
-	if (!h)
-		return NULL;
-	h[0] = n;
-	tracked.live += n;
-	if (tracked.live > tracked.peak)
-		tracked.peak = tracked.live;
-	return h + 2;
-}
 
-static void track_free(void *ptr, void *p)
-{
-	size_t *h;
-	(void)p;
-	if (!ptr)
-		return;
-	h = (size_t *)ptr - 2;
-	tracked.live -= h[0];
-	free(h);
-}
 
-static void *track_realloc(void *ptr, size_t n, void *p)
-{
-	void *q = track_malloc(n, p);
-	if (q && ptr) {
-		size_t old = ((size_t *)ptr - 2)[0];
-		memcpy(q, ptr, old < n ? old : n);
-		track_free(ptr, p);
-	}
-	return q;
-}
 
 static int count_progress(const struct wg_progress_event *ev, void *payload)
 {
@@ -1210,13 +1134,13 @@ static int count_progress(const struct wg_progress_event *ev, void *payload)
 static void check_endless(const struct parser_spec *s, const struct wg_buf *head,
 			  const struct wg_buf *unit, size_t rounds, size_t limit)
 {
-	static const struct wg_allocator al = { track_malloc, track_realloc, track_free, NULL };
+	const struct wg_allocator al = fx_tracking_allocator;
 	struct wg_push_response *r;
 	struct wg_buf stream = WG_BUF_INIT;
 	size_t i, off, events = 0;
 	for (i = 0; i < 64; i++)
 		CHECK_OK(wg_buf_add(&stream, unit->data, unit->len));
-	memset(&tracked, 0, sizeof(tracked));
+	memset(&fx_tracked, 0, sizeof(fx_tracked));
 	wg_allocator_set(&al);
 	r = make_parser(s);
 	wg_push_response_on_progress(r, count_progress, &events);
@@ -1233,11 +1157,11 @@ static void check_endless(const struct parser_spec *s, const struct wg_buf *head
 			}
 		}
 	}
-	if (tracked.peak >= limit)
-		fprintf(stderr, "  peak %zu bytes, limit %zu\n", tracked.peak, limit);
-	CHECK(tracked.peak < limit);
+	if (fx_tracked.peak >= limit)
+		fprintf(stderr, "  peak %zu bytes, limit %zu\n", fx_tracked.peak, limit);
+	CHECK(fx_tracked.peak < limit);
 	wg_push_response_free(r);
-	CHECK(tracked.live == 0);
+	CHECK(fx_tracked.live == 0);
 	wg_allocator_set(NULL);
 	wg_buf_release(&stream);
 	(void)events;
@@ -1247,9 +1171,9 @@ static void check_endless(const struct parser_spec *s, const struct wg_buf *head
  * bytes go to `r`). */
 static void one_ref_band(struct wg_buf *b, struct wg_buf *r)
 {
-	pkt(r, "unpack ok\n");
-	pkt(r, "ok refs/heads/main\n");
-	band(b, 1, r->data, r->len);
+	fx_pkt(r, "unpack ok\n");
+	fx_pkt(r, "ok refs/heads/main\n");
+	fx_band(b, 1, r->data, r->len);
 }
 
 static void test_endless_streams_bounded(void)
@@ -1257,12 +1181,12 @@ static void test_endless_streams_bounded(void)
 	struct wg_buf head = WG_BUF_INIT, unit = WG_BUF_INIT;
 	char text[600];
 	/* Endless progress, keepalives, and a line that never ends. */
-	band(&unit, 2, "Resolving deltas:  50% (1/2)\r", 29);
-	band(&unit, 1, "", 0);
+	fx_band(&unit, 2, "Resolving deltas:  50% (1/2)\r", 29);
+	fx_band(&unit, 1, "", 0);
 	check_endless(&git_sb, &head, &unit, 2000, 4 * WG_PROGRESS_LINE_MAX + 8192);
 	wg_buf_reset(&unit);
 	memset(text, 'x', sizeof(text));
-	band(&unit, 2, text, sizeof(text));
+	fx_band(&unit, 2, text, sizeof(text));
 	check_endless(&git_sb, &head, &unit, 300, 8 * WG_PROGRESS_LINE_MAX + 8192);
 	/* Endless unknown option lines after an "ok", inside band 1, each
 	 * band packet ending inside a pkt-line header. */
@@ -1270,11 +1194,11 @@ static void test_endless_streams_bounded(void)
 		struct wg_buf r = WG_BUF_INIT;
 		one_ref_band(&head, &r);
 		wg_buf_reset(&r);
-		pkt(&r, "option future-thing 42\n");
+		fx_pkt(&r, "option future-thing 42\n");
 		wg_buf_reset(&unit);
-		band(&unit, 1, r.data + 2, r.len - 2);
-		band(&unit, 1, r.data, 2);
-		band(&head, 1, r.data, 2);
+		fx_band(&unit, 1, r.data + 2, r.len - 2);
+		fx_band(&unit, 1, r.data, 2);
+		fx_band(&head, 1, r.data, 2);
 		wg_buf_release(&r);
 	}
 	check_endless(&git_sb, &head, &unit, 2000, 4 * WG_PROGRESS_LINE_MAX + 8192);
@@ -1310,27 +1234,27 @@ static void test_allocation_failures(void)
 {
 	static const struct wg_allocator al = { fail_malloc, fail_realloc, fail_free, NULL };
 	static const char *const opts[] = { "a=b" };
-	const struct wg_hash_algo *h = sha1();
+	const struct wg_hash_algo *h = fx_sha1();
 	struct wg_push_args args = args_for(h, NCMDS);
 	struct wg_caps *caps = caps_of(GIT_CAPS_OPTS);
 	struct wg_buf in = WG_BUF_INIT, rep = WG_BUF_INIT;
 	int rc, ok = 0;
 	args.push_options = opts;
 	args.npush_options = 1;
-	pkt(&rep, "unpack ok\n");
-	pkt(&rep, "ok refs/heads/main\n");
-	pkt(&rep, "ng refs/heads/topic non-fast-forward\n");
-	pkt(&rep, "ok refs/heads/old\n");
-	pkt(&rep, "ok refs/for/main\n");
-	pkt(&rep, "option refname refs/heads/main\n");
-	pkt(&rep, "ok refs/for/main\n");
-	pkt(&rep, "option refname refs/heads/other\n");
-	flush(&rep);
-	band(&in, 2, "Resolving deltas: 100% (1/1), done.\n", 36);
-	band(&in, 1, rep.data, 30);
-	band(&in, 1, rep.data + 30, rep.len - 30);
-	band(&in, 2, "bye", 3);
-	flush(&in);
+	fx_pkt(&rep, "unpack ok\n");
+	fx_pkt(&rep, "ok refs/heads/main\n");
+	fx_pkt(&rep, "ng refs/heads/topic non-fast-forward\n");
+	fx_pkt(&rep, "ok refs/heads/old\n");
+	fx_pkt(&rep, "ok refs/for/main\n");
+	fx_pkt(&rep, "option refname refs/heads/main\n");
+	fx_pkt(&rep, "ok refs/for/main\n");
+	fx_pkt(&rep, "option refname refs/heads/other\n");
+	fx_flush(&rep);
+	fx_band(&in, 2, "Resolving deltas: 100% (1/1), done.\n", 36);
+	fx_band(&in, 1, rep.data, 30);
+	fx_band(&in, 1, rep.data + 30, rep.len - 30);
+	fx_band(&in, 2, "bye", 3);
+	fx_flush(&in);
 	for (fail_at = 0; fail_at < 300; fail_at++) {
 		struct wg_buf out = WG_BUF_INIT;
 		struct wg_push_response *r = NULL;

@@ -1,0 +1,91 @@
+#include "fixtures.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol/pktline.h"
+#include "test.h"
+
+const struct wg_hash_algo *fx_sha1(void) { return wg_hash_algo_by_id(WG_HASH_SHA1); }
+const struct wg_hash_algo *fx_sha256(void) { return wg_hash_algo_by_id(WG_HASH_SHA256); }
+
+const char *fx_hexid(const struct wg_hash_algo *algo, char c)
+{
+	static char bufs[8][WG_MAX_HEXSZ + 1];
+	static int next;
+	char *b = bufs[next++ % 8];
+	memset(b, c, algo->hexsz);
+	b[algo->hexsz] = '\0';
+	return b;
+}
+
+struct wg_oid fx_oid_of(const struct wg_hash_algo *algo, char c)
+{
+	struct wg_oid oid;
+	CHECK_OK(wg_oid_from_hex(&oid, algo, fx_hexid(algo, c)));
+	return oid;
+}
+
+void fx_pkt(struct wg_buf *b, const char *fmt, ...)
+{
+	struct wg_buf tmp = WG_BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	CHECK_OK(wg_buf_vprintf(&tmp, fmt, ap));
+	va_end(ap);
+	CHECK_OK(wg_pkt_write(b, tmp.data, tmp.len));
+	wg_buf_release(&tmp);
+}
+
+void fx_band(struct wg_buf *b, int n, const void *data, size_t len)
+{
+	struct wg_buf tmp = WG_BUF_INIT;
+	CHECK_OK(wg_buf_addch(&tmp, n));
+	CHECK_OK(wg_buf_add(&tmp, data, len));
+	CHECK_OK(wg_pkt_write(b, tmp.data, tmp.len));
+	wg_buf_release(&tmp);
+}
+
+void fx_flush(struct wg_buf *b) { CHECK_OK(wg_pkt_write_flush(b)); }
+void fx_delim(struct wg_buf *b) { CHECK_OK(wg_pkt_write_delim(b)); }
+
+struct fx_tracking fx_tracked;
+
+static void *track_malloc(size_t n, void *p)
+{
+	size_t *h = malloc(n + 2 * sizeof(size_t));
+	(void)p;
+	if (!h)
+		return NULL;
+	h[0] = n;
+	fx_tracked.live += n;
+	if (fx_tracked.live > fx_tracked.peak)
+		fx_tracked.peak = fx_tracked.live;
+	return h + 2;
+}
+
+static void track_free(void *ptr, void *p)
+{
+	size_t *h;
+	(void)p;
+	if (!ptr)
+		return;
+	h = (size_t *)ptr - 2;
+	fx_tracked.live -= h[0];
+	free(h);
+}
+
+static void *track_realloc(void *ptr, size_t n, void *p)
+{
+	void *q = track_malloc(n, p);
+	if (q && ptr) {
+		size_t old = ((size_t *)ptr - 2)[0];
+		memcpy(q, ptr, old < n ? old : n);
+		track_free(ptr, p);
+	}
+	return q;
+}
+
+const struct wg_allocator fx_tracking_allocator = { track_malloc, track_realloc, track_free,
+						    NULL };

@@ -1,0 +1,39 @@
+/* Fixtures the protocol unit tests share: ids made of one repeated hex
+ * digit, pkt-line builders, and an allocator that tracks live bytes (to
+ * prove a parser's memory does not grow with its input). */
+#ifndef WG_TEST_FIXTURES_H
+#define WG_TEST_FIXTURES_H
+
+#include <stddef.h>
+
+#include "hash/hash.h"
+#include "hash/oid.h"
+#include "util/alloc.h"
+#include "util/buf.h"
+
+const struct wg_hash_algo *fx_sha1(void);
+const struct wg_hash_algo *fx_sha256(void);
+/* An id of algo->hexsz copies of `c`, in one of 8 rotating buffers. */
+const char *fx_hexid(const struct wg_hash_algo *algo, char c);
+struct wg_oid fx_oid_of(const struct wg_hash_algo *algo, char c);
+
+/* Append a data packet of formatted text (which may contain NULs via %c). */
+void fx_pkt(struct wg_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+/* A data packet of raw bytes behind a side-band number. */
+void fx_band(struct wg_buf *b, int n, const void *data, size_t len);
+void fx_flush(struct wg_buf *b);
+void fx_delim(struct wg_buf *b);
+
+struct fx_tracking {
+	size_t live, peak;
+};
+extern struct fx_tracking fx_tracked;
+/* Install with wg_allocator_set(&fx_tracking_allocator); reset fx_tracked
+ * first. */
+extern const struct wg_allocator fx_tracking_allocator;
+
+#endif
