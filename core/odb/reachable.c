@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "hash/oidmap.h"
+#include "odb/commit_queue.h"
 #include "object/commit.h"
 #include "object/ident.h"
 #include "object/tag.h"
@@ -19,17 +20,10 @@ enum {
 	SHALLOW = 16,      /* a shallow boundary: its parents are not here */
 };
 
-struct qent {
-	struct wg_oid oid;
-	uint64_t date;
-	bool counted;      /* in interesting_queued */
-};
-
 struct walk {
 	struct wg_odb *odb;
 	struct wg_oidmap map;
-	struct qent *heap;
-	size_t heap_nr, heap_alloc;
+	struct wg_commit_queue queue;  /* tag 1: counted in interesting_queued */
 	size_t interesting_queued;     /* queue entries not UNINTERESTING */
 	struct wg_oid *commits;        /* interesting commits, walk order */
 	size_t ncommits, commits_alloc;
@@ -47,75 +41,15 @@ static int nomem(void)
 
 static int read_commit(struct walk *w, const struct wg_oid *oid, struct wg_commit *c, bool *found)
 {
-	enum wg_object_type type;
-	int err;
-
-	*found = false;
-	wg_commit_init(c);
-	err = wg_odb_read(w->odb, oid, &type, &w->buf);
-	if (err == WG_ENOTFOUND) {
-		wg_error_clear();
-		return 0;
-	}
-	if (err)
-		return err;
-	if (type != WG_OBJ_COMMIT)
-		return wg_error_set(WG_ECORRUPT, "%s is a %s, not a commit", wg_oid_hex(oid),
-				    wg_object_type_name(type));
-	if ((err = wg_commit_parse(c, wg_odb_algo(w->odb), w->buf.data, w->buf.len)))
-		return err;
-	*found = true;
-	return 0;
-}
-
-static uint64_t date_of(const struct wg_commit *c)
-{
-	struct wg_ident who;
-	if (c->committer && !wg_ident_parse(&who, c->committer, strlen(c->committer)) &&
-	    who.has_date)
-		return who.timestamp;
-	return 0;
+	return wg_commit_read(w->odb, oid, c, &w->buf, found);
 }
 
 static int push(struct walk *w, const struct wg_oid *oid, uint64_t date, bool counted)
 {
-	size_t i;
-	if (w->heap_nr == w->heap_alloc) {
-		size_t a = w->heap_alloc ? 2 * w->heap_alloc : 64;
-		struct qent *h = wg_realloc(w->heap, a * sizeof(*h));
-		if (!h)
-			return nomem();
-		w->heap = h;
-		w->heap_alloc = a;
-	}
-	for (i = w->heap_nr++; i && w->heap[(i - 1) / 2].date < date; i = (i - 1) / 2)
-		w->heap[i] = w->heap[(i - 1) / 2];
-	w->heap[i].oid = *oid;
-	w->heap[i].date = date;
-	w->heap[i].counted = counted;
-	if (counted)
+	int err = wg_commit_queue_push(&w->queue, oid, date, counted);
+	if (!err && counted)
 		w->interesting_queued++;
-	return 0;
-}
-
-static struct qent pop(struct walk *w)
-{
-	struct qent top = w->heap[0], last = w->heap[--w->heap_nr];
-	size_t i = 0;
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= w->heap_nr)
-			break;
-		if (c + 1 < w->heap_nr && w->heap[c + 1].date > w->heap[c].date)
-			c++;
-		if (w->heap[c].date <= last.date)
-			break;
-		w->heap[i] = w->heap[c];
-		i = c;
-	}
-	if (w->heap_nr)
-		w->heap[i] = last;
-	return top;
+	return err;
 }
 
 /* Queue a commit with `bits` (INTERESTING or UNINTERESTING). */
@@ -141,7 +75,7 @@ static int queue(struct walk *w, const struct wg_oid *oid, unsigned bits, bool m
 		goto done;
 	}
 	if ((err = wg_oidmap_set(&w->map, oid, SEEN, NULL)) ||
-	    (err = push(w, oid, date_of(&c), !(bits & UNINTERESTING))))
+	    (err = push(w, oid, wg_commit_date(&c), !(bits & UNINTERESTING))))
 		goto done;
 done:
 	wg_commit_release(&c);
@@ -196,13 +130,13 @@ static int walk_commits(struct walk *w)
 	int err = 0;
 
 	/* Stop once only commits the receiver has are left to walk. */
-	while (w->heap_nr && w->interesting_queued && !err) {
-		struct qent q = pop(w);
+	while (w->queue.nr && w->interesting_queued && !err) {
+		struct wg_commit_qent q = wg_commit_queue_pop(&w->queue);
 		unsigned flags = wg_oidmap_get(&w->map, &q.oid);
 		bool found, unint = flags & UNINTERESTING;
 		struct wg_commit c;
 
-		if (q.counted)
+		if (q.tag)
 			w->interesting_queued--;
 		if ((err = read_commit(w, &q.oid, &c, &found)) || !found) {
 			wg_commit_release(&c);
@@ -427,7 +361,7 @@ static int run_walk(struct walk *wp, const struct wg_oid *tips, size_t ntips,
 		wg_commit_release(&c);
 	}
 	wg_free(later);
-	wg_free(w.heap);
+	wg_commit_queue_release(&w.queue);
 	wg_free(w.commits);
 	wg_buf_release(&w.buf);
 	wg_buf_release(&w.path);
@@ -505,8 +439,8 @@ int wg_odb_is_ancestor(struct wg_odb *odb, const struct wg_oid *ancestor,
 	w.odb = odb;
 	*out = false;
 	err = queue(&w, descendant, INTERESTING, true);
-	while (!err && w.heap_nr && !*out) {
-		struct qent q = pop(&w);
+	while (!err && w.queue.nr && !*out) {
+		struct wg_commit_qent q = wg_commit_queue_pop(&w.queue);
 		struct wg_commit c;
 		bool found;
 		if (wg_oid_equal(&q.oid, ancestor)) {
@@ -521,7 +455,7 @@ int wg_odb_is_ancestor(struct wg_odb *odb, const struct wg_oid *ancestor,
 			err = queue(&w, &c.parents[i], INTERESTING, false);
 		wg_commit_release(&c);
 	}
-	wg_free(w.heap);
+	wg_commit_queue_release(&w.queue);
 	wg_free(w.commits);
 	wg_buf_release(&w.buf);
 	wg_buf_release(&w.path);
