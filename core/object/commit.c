@@ -31,6 +31,19 @@ int wg_header_field_write(struct wg_buf *out, const char *name, const char *valu
 	return wg_buf_addch(out, '\n');
 }
 
+int wg_header_tail_write(struct wg_buf *out, const struct wg_header_field *fields,
+			 size_t nfields, bool no_body, const char *message, size_t message_len)
+{
+	int err;
+	for (size_t i = 0; i < nfields; i++)
+		if ((err = wg_header_field_write(out, fields[i].name, fields[i].value)))
+			return err;
+	if (!no_body && ((err = wg_buf_addch(out, '\n')) ||
+			 (err = wg_buf_add(out, message, message_len))))
+		return err;
+	return 0;
+}
+
 void wg_header_fields_free(struct wg_header_field *fields, size_t nfields)
 {
 	size_t i;
@@ -301,13 +314,8 @@ int wg_commit_serialize(const struct wg_commit *commit, struct wg_buf *out)
 	     (err = wg_header_field_write(out, "committer", commit->committer))) ||
 	    (commit->encoding && (err = wg_header_field_write(out, "encoding", commit->encoding))))
 		goto fail;
-	for (i = 0; i < commit->nheaders; i++)
-		if ((err = wg_header_field_write(out, commit->headers[i].name,
-						 commit->headers[i].value)))
-			goto fail;
-	if (!commit->no_body &&
-	    ((err = wg_buf_addch(out, '\n')) ||
-	     (err = wg_buf_add(out, commit->message, commit->message_len))))
+	if ((err = wg_header_tail_write(out, commit->headers, commit->nheaders, commit->no_body,
+					commit->message, commit->message_len)))
 		goto fail;
 	return 0;
 fail:
@@ -317,12 +325,7 @@ fail:
 
 static int replace_string(char **slot, const char *value)
 {
-	char *copy = NULL;
-	if (value && !(copy = wg_strdup(value)))
-		return oom("setting a commit header");
-	wg_free(*slot);
-	*slot = copy;
-	return 0;
+	return wg_str_replace(slot, value) ? oom("setting a commit header") : 0;
 }
 
 int wg_commit_add_parent(struct wg_commit *commit, const struct wg_oid *parent)

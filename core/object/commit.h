@@ -39,6 +39,10 @@ struct wg_header_field {
 /* Append "name value\n" to out, writing each '\n' inside the value as a
  * continuation ("\n "). A NULL value writes "name\n". */
 int wg_header_field_write(struct wg_buf *out, const char *name, const char *value);
+/* What commits and tags end with: their extra header fields, then, unless
+ * no_body, the blank line and the message. */
+int wg_header_tail_write(struct wg_buf *out, const struct wg_header_field *fields,
+			 size_t nfields, bool no_body, const char *message, size_t message_len);
 
 struct wg_commit {
 	struct wg_oid tree;

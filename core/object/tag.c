@@ -126,12 +126,8 @@ int wg_tag_serialize(const struct wg_tag *tag, struct wg_buf *out)
 	    (err = wg_header_field_write(out, "tag", tag->tag)) ||
 	    (tag->tagger && (err = wg_header_field_write(out, "tagger", tag->tagger))))
 		goto fail;
-	for (i = 0; i < tag->nheaders; i++)
-		if ((err = wg_header_field_write(out, tag->headers[i].name, tag->headers[i].value)))
-			goto fail;
-	if (!tag->no_body &&
-	    ((err = wg_buf_addch(out, '\n')) ||
-	     (err = wg_buf_add(out, tag->message, tag->message_len))))
+	if ((err = wg_header_tail_write(out, tag->headers, tag->nheaders, tag->no_body,
+					tag->message, tag->message_len)))
 		goto fail;
 	return 0;
 fail:
@@ -141,12 +137,7 @@ fail:
 
 static int replace_string(char **slot, const char *value)
 {
-	char *copy = NULL;
-	if (value && !(copy = wg_strdup(value)))
-		return oom("setting a tag field");
-	wg_free(*slot);
-	*slot = copy;
-	return 0;
+	return wg_str_replace(slot, value) ? oom("setting a tag field") : 0;
 }
 
 int wg_tag_set_name(struct wg_tag *tag, const char *name)

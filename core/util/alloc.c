@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
+
 static void *libc_malloc(size_t n, void *p) { (void)p; return malloc(n ? n : 1); }
 static void *libc_realloc(void *ptr, size_t n, void *p) { (void)p; return realloc(ptr, n ? n : 1); }
 static void libc_free(void *ptr, void *p) { (void)p; free(ptr); }
@@ -49,6 +51,16 @@ char *wg_strndup(const char *s, size_t len)
 }
 
 char *wg_strdup(const char *s) { return wg_strndup(s, strlen(s)); }
+
+int wg_str_replace(char **slot, const char *value)
+{
+	char *copy = NULL;
+	if (value && !(copy = wg_strdup(value)))
+		return WG_ENOMEM;
+	wg_free(*slot);
+	*slot = copy;
+	return 0;
+}
 
 int wg_size_add(size_t *out, size_t a, size_t b)
 {

@@ -23,6 +23,9 @@ void *wg_realloc(void *ptr, size_t size);
 void wg_free(void *ptr);
 char *wg_strndup(const char *s, size_t len);
 char *wg_strdup(const char *s);
+/* Replace the string *slot owns with a copy of value (NULL clears it);
+ * WG_ENOMEM (no message set) leaves *slot as it was. */
+int wg_str_replace(char **slot, const char *value);
 
 /* Checked arithmetic for sizes that come from untrusted input. Return 0 on
  * success, -1 on overflow. */
