@@ -32,7 +32,10 @@ struct clone {
 	bool empty;
 	struct wg_repo *repo;
 	const struct wg_remote_ref *head;    /* the remote's HEAD, if any */
-	char *head_branch;                   /* "refs/heads/<b>" HEAD will name */
+	char *head_branch;                   /* "refs/heads/<b>" HEAD will name, or
+					      * "refs/tags/<t>" (-b <tag>: HEAD is
+					      * detached at what the tag names) */
+	bool head_is_tag;
 	struct wg_oid *wants;
 	size_t nwants;
 	struct wg_pack_receiver rcv;
@@ -98,6 +101,18 @@ static int choose_head(struct clone *c)
 	if (c->opts.branch) {
 		if (wg_buf_printf(&b, "refs/heads/%s", c->opts.branch))
 			return nomem();
+		if (!wg_remote_ref_list_find(refs, wg_buf_cstr(&b)) && refs->nr) {
+			/* git clone -b also takes a tag */
+			wg_buf_reset(&b);
+			if (wg_buf_printf(&b, "refs/tags/%s", c->opts.branch))
+				return nomem();
+			c->head_is_tag = wg_remote_ref_list_find(refs, wg_buf_cstr(&b)) != NULL;
+			if (!c->head_is_tag) {
+				wg_buf_reset(&b);
+				if (wg_buf_printf(&b, "refs/heads/%s", c->opts.branch))
+					return nomem();
+			}
+		}
 		if (!wg_remote_ref_list_find(refs, wg_buf_cstr(&b)) && refs->nr &&
 		    !(c->head && c->head->unborn)) {
 			wg_buf_release(&b);
@@ -130,7 +145,8 @@ static int create_repo(struct clone *c)
 	io.bare = c->opts.bare || c->opts.mirror;
 	io.object_format = c->d.algo->name;
 	io.ref_format = c->ref_format;
-	io.initial_branch = c->head_branch + 11;
+	/* A clone of a tag detaches HEAD at the end; until then it is unborn. */
+	io.initial_branch = c->head_is_tag ? "main" : c->head_branch + 11;
 	c->existed = wg_fs_exists(c->path);
 	c->created = true;   /* from here on a failure undoes what init made */
 	return wg_repo_init(&c->repo, c->path, &io);
@@ -150,13 +166,15 @@ static int write_config(struct clone *c)
 		    (err = wg_config_set_string(cfg, "remote.origin.mirror", "true")))
 			goto done;
 	} else if (!c->opts.bare) {
-		if (c->opts.single_branch)
+		if (c->opts.single_branch && c->head_is_tag)
+			err = wg_buf_printf(&v, "+%s:%s", c->head_branch, c->head_branch);
+		else if (c->opts.single_branch)
 			err = wg_buf_printf(&v, "+refs/heads/%s:refs/remotes/origin/%s", b, b);
 		else
 			err = wg_buf_adds(&v, "+refs/heads/*:refs/remotes/origin/*");
 		if (err || (err = wg_config_set_string(cfg, "remote.origin.fetch", wg_buf_cstr(&v))))
 			goto done;
-		if (!c->empty) {
+		if (!c->empty && !c->head_is_tag) {
 			wg_buf_reset(&v);
 			if ((err = wg_buf_printf(&v, "branch.%s.remote", b)) ||
 			    (err = wg_config_set_string(cfg, wg_buf_cstr(&v), "origin")))
@@ -205,6 +223,7 @@ static int write_refs(struct clone *c)
 	struct wg_buf name = WG_BUF_INIT, msg = WG_BUF_INIT;
 	const struct wg_remote_ref_list *refs = c->d.refs;
 	const struct wg_remote_ref *head_ref = wg_remote_ref_list_find(refs, c->head_branch);
+	const struct wg_remote_ref *remote_head;
 	int err;
 
 	if ((err = wg_buf_printf(&msg, "clone: from %s", c->url)) ||
@@ -227,7 +246,8 @@ static int write_refs(struct clone *c)
 			goto done;
 	}
 	/* The local branch a non-bare clone starts on. */
-	if (!c->opts.bare && !c->opts.mirror && head_ref && !head_ref->unborn &&
+	if (!c->head_is_tag && !c->opts.bare && !c->opts.mirror && head_ref &&
+	    !head_ref->unborn &&
 	    (err = wg_ref_transaction_create(tx, c->head_branch, &head_ref->oid, 0,
 					     wg_buf_cstr(&msg))))
 		goto done;
@@ -235,12 +255,22 @@ static int write_refs(struct clone *c)
 		goto done;
 	wg_ref_transaction_free(tx);
 	tx = NULL;
-	/* HEAD was made by init; origin/HEAD follows the remote's HEAD (not
-	 * in a single-branch clone, as with git). */
-	if (!c->opts.bare && !c->opts.mirror && !c->opts.single_branch && head_ref &&
-	    !head_ref->unborn) {
+	/* For a tag, HEAD detached at the commit it names, as git does (on
+	 * its own: in a bare clone HEAD's old referent is among the refs). */
+	if (c->head_is_tag && head_ref &&
+	    (err = wg_refdb_update(db, "HEAD", head_ref->has_peeled ? &head_ref->peeled :
+				   &head_ref->oid, NULL, WG_REF_NO_DEREF, wg_buf_cstr(&msg))))
+		goto done;
+	/* HEAD was made by init; origin/HEAD names the remote-tracking ref of
+	 * the remote's HEAD, when the clone took that branch (git: not after
+	 * -b <other> --single-branch, whatever -b says otherwise). */
+	if (!c->opts.bare && !c->opts.mirror && c->head && c->head->symref_target &&
+	    !c->head->unborn && !strncmp(c->head->symref_target, "refs/heads/", 11) &&
+	    (remote_head = wg_remote_ref_list_find(refs, c->head->symref_target)) &&
+	    wanted_ref(c, remote_head)) {
 		wg_buf_reset(&name);
-		if ((err = wg_buf_printf(&name, "refs/remotes/origin/%s", c->head_branch + 11)) ||
+		if ((err = wg_buf_printf(&name, "refs/remotes/origin/%s",
+					 c->head->symref_target + 11)) ||
 		    (err = wg_refdb_symref_update(db, "refs/remotes/origin/HEAD",
 						  wg_buf_cstr(&name), wg_buf_cstr(&msg))))
 			goto done;

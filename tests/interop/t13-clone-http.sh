@@ -31,6 +31,8 @@ V0=$url/git
 
 objects() { "$GIT" -C "$1" rev-list --all --objects | sort; }
 refs() { "$GIT" -C "$1" for-each-ref --format='%(refname) %(objectname) %(symref)'; }
+# The git directory of a clone, bare or not.
+gd() { if [ -d "$1/.git" ]; then echo "$1/.git"; else echo "$1"; fi; }
 
 for repo in sample-sha1-files sample-sha256-reftable sample-sha1-reftable sample-sha256-files; do
 	for proto in v2 v0; do
@@ -125,6 +127,33 @@ origin" sh -c '"$GIT" -C w config remote.origin.promisor; "$GIT" -C w config rem
 	check_same "$repo: single-branch HEAD" '"$GIT" -C g symbolic-ref HEAD' '"$GIT" -C w symbolic-ref HEAD'
 	check_same "$repo: single-branch fetch refspec" '"$GIT" -C g config remote.origin.fetch' \
 		'"$GIT" -C w config remote.origin.fetch'
+
+	# origin/HEAD names the remote HEAD's branch whenever the clone took it.
+	for mode in "-b dev" "--depth 1" "--single-branch" "-b v1.0 --single-branch"; do
+		rm -rf g w
+		"$GIT" clone -q --no-checkout $mode "$u" g 2>/dev/null
+		check "$repo: clone $mode" "$W" clone -q $mode "$u" w
+		check_same "$repo: clone $mode: refs (origin/HEAD)" 'refs g' 'refs w'
+	done
+
+	# -b takes a tag too: HEAD detached at the commit the tag names.
+	for mode in "" --single-branch --bare; do
+		rm -rf g w
+		"$GIT" clone -q --no-checkout $mode -b v1.0 "$u" g
+		check "$repo: clone $mode -b <tag>" "$W" clone -q $mode -b v1.0 "$u" w
+		check_same "$repo: clone $mode -b <tag>: HEAD detached at the tag's commit" \
+			'"$GIT" --git-dir="$(gd g)" rev-parse HEAD; "$GIT" --git-dir="$(gd g)" symbolic-ref -q HEAD || echo detached' \
+			'"$GIT" --git-dir="$(gd w)" rev-parse HEAD; "$GIT" --git-dir="$(gd w)" symbolic-ref -q HEAD || echo detached'
+		check_same "$repo: clone $mode -b <tag>: refs" 'refs g' 'refs w'
+		check_same "$repo: clone $mode -b <tag>: config" \
+			'"$GIT" --git-dir="$(gd g)" config --get-regexp "^(remote|branch)\."' \
+			'"$GIT" --git-dir="$(gd w)" config --get-regexp "^(remote|branch)\."'
+		check_same "$repo: clone $mode -b <tag>: HEAD's reflog" \
+			'"$GIT" --git-dir="$(gd g)" reflog show --format="%H %gs" HEAD' \
+			'"$GIT" --git-dir="$(gd w)" reflog show --format="%H %gs" HEAD'
+		check "$repo: clone $mode -b <tag>: git fsck --strict is clean" \
+			"$GIT" --git-dir="$(gd w)" fsck --strict --no-progress
+	done
 done
 
 # Empty repositories.
