@@ -9,12 +9,26 @@ export interface WebgitError extends Error {
 }
 
 export interface InitOptions {
-  /** The module's bytes, or the compiled module. Default: webgit.wasm next to index.js. */
+  /** The module's bytes, or the compiled module (workerd imports it). Default: webgit.wasm next to index.js. */
   wasm?: BufferSource | WebAssembly.Module;
+  /** Where repositories live: the disk (Node), IndexedDB (browsers), memory (edge). Default: what the runtime has. */
+  storage?: 'node' | 'idb' | 'memory';
+  /** With dir: create a repository there (`git init`). */
+  dir?: string;
+  bare?: boolean;
+  /** Default "sha256" (Git 3.0). */
+  objectFormat?: 'sha256' | 'sha1';
+  /** Default "reftable" (Git 3.0). */
+  refFormat?: 'reftable' | 'files';
+  /** Default "main". */
+  defaultBranch?: string;
 }
 
-/** Load the WebAssembly module (done implicitly by the other functions). */
+/** Load the WebAssembly module (done implicitly by the other functions); with `dir`, also `git init` there. */
 export function init(options?: InitOptions): Promise<void>;
+
+/** Where repositories live in this runtime. */
+export function storage(): 'node' | 'idb' | 'memory';
 
 /** How requests are made: defaults to globalThis.fetch. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -24,7 +38,20 @@ export interface RemoteOptions {
   fetch?: FetchFunction;
   /** Extra request headers (e.g. Authorization); the protocol's own win on conflict. */
   headers?: HeadersInit;
+  /** Cancels at any point; the repository is left as it was. */
   signal?: AbortSignal;
+  /** Called once per finished HTTP request, with its body sizes. */
+  onRequest?: (request: RequestStats) => void;
+}
+
+export interface RequestStats {
+  method: string;
+  url: string;
+  status: number;
+  /** request body bytes */
+  sent: number;
+  /** response body bytes */
+  received: number;
 }
 
 export interface RemoteRef {
@@ -64,12 +91,13 @@ export interface CloneOptions extends RemoteOptions {
   url: string;
   /** Target directory (a host path in Node); must not exist, or be empty. */
   dir: string;
-  /** Branch to check out as HEAD (git clone -b); default: the remote's HEAD. */
+  /** Branch (or tag: HEAD detached there) for HEAD, as git clone -b; default: the remote's HEAD. */
   ref?: string;
   /** Shallow clone depth; 0 or absent: full history. */
   depth?: number;
   /** Partial clone filter spec, e.g. "blob:none", "tree:0". */
   filter?: string;
+  /** Only `ref`'s branch (default: true when depth is given, as in git). */
   singleBranch?: boolean;
   bare?: boolean;
   onProgress?: (progress: CloneProgress) => void;
@@ -79,19 +107,31 @@ export interface CloneOptions extends RemoteOptions {
 export function clone(options: CloneOptions): Promise<void>;
 
 export interface RepoOptions {
-  /** The repository (its working tree or git directory); a host path in Node. */
+  /** The repository (its working tree or git directory): a host path in
+   * Node; an absolute path such as "/repos/app" in browsers (each one its
+   * own IndexedDB database, saved after every call that changed it) and
+   * edge runtimes (memory). */
   dir: string;
 }
 
+/** Reads of a partial clone fetch what it lacks from its promisor remote
+ * (git's lazy fetch), with these transport options; lazy: false does not. */
+export interface ReadOptions extends RepoOptions, RemoteOptions {
+  lazy?: boolean;
+}
+
 /** The object id a revision names ("main", "v1^{commit}", "HEAD~2", ...). Default ref: "HEAD". */
-export function resolveRef(options: RepoOptions & { ref?: string }): Promise<string>;
+export function resolveRef(options: ReadOptions & { ref?: string }): Promise<string>;
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
-export function readObject(options: RepoOptions & { oid: string }): Promise<{ type: ObjectType; data: Uint8Array }>;
+export function readObject(options: ReadOptions & { oid: string }): Promise<{ type: ObjectType; data: Uint8Array }>;
 
-/** The bytes of the file at path in revision ref (default "HEAD"). */
-export function readFile(options: RepoOptions & { ref?: string; path: string }): Promise<Uint8Array>;
+/** The bytes of the file at path in revision ref (default "HEAD") of the repository dir. */
+export function readFile(options: ReadOptions & { ref?: string; path: string }): Promise<Uint8Array>;
+/** The same from a remote, without a clone: a throwaway in-memory clone
+ * with filter blob:none and depth 1 of that ref, then the one blob. */
+export function readFile(options: RemoteOptions & { url: string; ref?: string; path: string }): Promise<Uint8Array>;
 
 export interface TreeEntry {
   /** Octal, as git ls-tree prints it: "100644", "100755", "040000", "120000", "160000". */
@@ -101,5 +141,95 @@ export interface TreeEntry {
   name: string;
 }
 
-/** The entries of the tree at path (default: the root) in revision ref (default "HEAD"). */
-export function listTree(options: RepoOptions & { ref?: string; path?: string }): Promise<TreeEntry[]>;
+/** The entries of the tree at path (default: the root) of revision ref (default "HEAD"), or of the tree/commit oid. */
+export function readTree(options: ReadOptions & { ref?: string; oid?: string; path?: string }): Promise<TreeEntry[]>;
+/** readTree's older name. */
+export function listTree(options: ReadOptions & { ref?: string; oid?: string; path?: string }): Promise<TreeEntry[]>;
+
+export interface Ref {
+  name: string;
+  /** null for a symbolic ref */
+  oid: string | null;
+  target?: string;
+  peeled?: string;
+}
+
+/** The refs under prefix (default: every ref under refs/), sorted by name. */
+export function listRefs(options: RepoOptions & { prefix?: string }): Promise<Ref[]>;
+
+/** The branch HEAD is on ("main"), or null when detached. */
+export function currentBranch(options: RepoOptions): Promise<string | null>;
+
+export interface Ident {
+  name: string;
+  email: string;
+  /** seconds since the epoch; default now */
+  timestamp?: number;
+  /** "+0100"; default the host's */
+  timezone?: string;
+}
+
+export interface Commit {
+  oid: string;
+  tree: string;
+  parents: string[];
+  author: Required<Ident>;
+  committer: Required<Ident>;
+  message: string;
+}
+
+/** Commits reachable from ref (default HEAD), newest first (git log's order); at most depth of them. */
+export function log(options: RepoOptions & { ref?: string; depth?: number }): AsyncIterableIterator<Commit>;
+
+/** Store an object; its id. What `git fsck --strict` would reject is refused (code "EFSCK"). */
+export function writeObject(options: RepoOptions & { type?: ObjectType; data: Uint8Array | string }): Promise<string>;
+
+/** Store a tree from entries in any order (they are sorted as git sorts them); its id. */
+export function writeTree(options: RepoOptions & { entries: { mode: string; name: string; oid: string }[] }): Promise<string>;
+
+/** `git update-ref`: oid null-id deletes; oldOid undefined: no check, null: must not exist. */
+export function updateRef(options: RepoOptions & {
+  ref: string; oid: string; oldOid?: string | null; message?: string; committer?: Ident;
+}): Promise<void>;
+
+/** Commit tree on ref (default HEAD: the current branch), parent = the ref's commit unless parents is given; moves the ref. Its id. */
+export function commit(options: RepoOptions & {
+  ref?: string; tree: string; parents?: string[]; message: string; author: Ident; committer?: Ident;
+}): Promise<string>;
+
+export interface FetchUpdate {
+  /** " " fast-forward, "+" forced, "*" new, "-" pruned, "=" unchanged */
+  flag: string;
+  remoteRef: string;
+  localRef: string | null;
+  oldOid: string;
+  newOid: string;
+}
+
+/** `git fetch [--prune] [--no-tags] <remote> [<refspec>...]`. */
+export function fetch(options: RepoOptions & RemoteOptions & {
+  remote?: string; refspecs?: string | string[]; prune?: boolean; tags?: boolean;
+  onProgress?: (progress: CloneProgress) => void;
+}): Promise<{ updates: FetchUpdate[]; packBytes: number }>;
+
+export interface PushRefResult {
+  status: 'ok' | 'up-to-date' | 'rejected-non-fast-forward' | 'rejected-fetch-first' | 'remote-rejected' | 'atomic-push-failed';
+  src: string | null;
+  dst: string;
+  oldOid: string;
+  newOid: string;
+  /** the server's reason, for remote-rejected */
+  reason: string | null;
+}
+
+/** `git push`: refspecs like "main", "+topic", "HEAD:refs/heads/x", ":gone". Refused refs are reported, not thrown. */
+export function push(options: RepoOptions & RemoteOptions & {
+  remote?: string; refspecs: string | string[]; force?: boolean; atomic?: boolean; pushOptions?: string[];
+  onProgress?: (progress: CloneProgress) => void;
+}): Promise<{ ok: boolean; refs: PushRefResult[] }>;
+
+/** The repositories in this runtime's storage (browsers: IndexedDB; edge: memory). */
+export function listRepos(): Promise<string[]>;
+
+/** Delete a repository (in Node, from disk; refused for what is not a repository). */
+export function deleteRepo(options: RepoOptions): Promise<void>;

@@ -4,7 +4,7 @@
 #
 #   <build>/js/webgit.mjs     the Emscripten glue (export default createWebgit)
 #   <build>/js/webgit.wasm    the module
-#   <build>/js/index.js, index.d.ts, package.json   copied from js/, so that
+#   <build>/js/*.js, index.d.ts, package.json   copied from js/, so that
 #                             <build>/js/ is the complete "webgit" package
 #
 # Target: webgit_js. Only in the Emscripten configuration; natively this
@@ -21,7 +21,8 @@
 #
 # Settings (see /work/shared/notes/toolchain.md for why):
 # - no NODERAWFS: the filesystem is the default MEMFS; Node mounts host
-#   directories with NODEFS (-lnodefs.js), browsers will mount IDBFS.
+#   directories with NODEFS (-lnodefs.js), browsers mount each repository
+#   as its own IDBFS (-lidbfs.js) database, edge runtimes stay in MEMFS.
 # - ENVIRONMENT includes node only so that NODEFS is usable; an ES6 glue
 #   cannot require() or see __dirname, so wasm/pre.js takes both from the
 #   host (js/index.js passes them in Node only). The host always hands the
@@ -45,7 +46,8 @@ function(wg_wasm_js_target)
     return()
   endif()
   set(out "${CMAKE_BINARY_DIR}/js")
-  add_executable(webgit_js "${WG_WASM_DIR}/exports.c")
+  file(GLOB wg_wasm_sources CONFIGURE_DEPENDS "${WG_WASM_DIR}/*.c")
+  add_executable(webgit_js ${wg_wasm_sources})
   target_link_libraries(webgit_js PRIVATE webgit_core)
   target_compile_options(webgit_js PRIVATE -Wall -Wextra -Wshadow -Wstrict-prototypes
     -Wno-unused-parameter)
@@ -67,22 +69,21 @@ function(wg_wasm_js_target)
     -sENVIRONMENT=web,worker,node
     -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
     -sALLOW_MEMORY_GROWTH=1 ${stack}
-    -sFILESYSTEM=1 -lnodefs.js -sDYNAMIC_EXECUTION=0
+    -sFILESYSTEM=1 -lnodefs.js -lidbfs.js -sDYNAMIC_EXECUTION=0
     -sEXIT_RUNTIME=0 -sINVOKE_RUN=0
     "-sEXPORTED_FUNCTIONS=_malloc,_free"
-    "-sEXPORTED_RUNTIME_METHODS=FS,NODEFS,HEAPU8,HEAPU32,UTF8ToString,stringToUTF8,lengthBytesUTF8"
+    "-sEXPORTED_RUNTIME_METHODS=FS,NODEFS,IDBFS,HEAPU8,HEAPU32,UTF8ToString,stringToUTF8,lengthBytesUTF8"
     "-sINCOMING_MODULE_JS_API=instantiateWasm,wasmBinary,locateFile,print,printErr,nodeRequire,nodeDirname,wgjsProgress"
     "SHELL:--pre-js \"${WG_WASM_DIR}/pre.js\"")
   set_property(TARGET webgit_js APPEND PROPERTY LINK_DEPENDS "${WG_WASM_DIR}/pre.js")
-  foreach(f index.js index.d.ts package.json)
-    add_custom_command(TARGET webgit_js POST_BUILD
-      COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${WG_JS_SOURCE_DIR}/${f}" "${out}/${f}")
-  endforeach()
-  # The copies must follow edits of js/ even when exports.c did not change.
+  # Every file of js/ (the modules, their declarations, package.json).
+  file(GLOB wg_js_files CONFIGURE_DEPENDS "${WG_JS_SOURCE_DIR}/*.js"
+    "${WG_JS_SOURCE_DIR}/*.d.ts" "${WG_JS_SOURCE_DIR}/package.json")
+  add_custom_command(TARGET webgit_js POST_BUILD
+    COMMAND "${CMAKE_COMMAND}" -E copy_if_different ${wg_js_files} "${out}/")
+  # The copies must follow edits of js/ even when the C did not change.
   add_custom_target(webgit_js_files ALL
-    COMMAND "${CMAKE_COMMAND}" -E copy_if_different
-      "${WG_JS_SOURCE_DIR}/index.js" "${WG_JS_SOURCE_DIR}/index.d.ts"
-      "${WG_JS_SOURCE_DIR}/package.json" "${out}/"
+    COMMAND "${CMAKE_COMMAND}" -E copy_if_different ${wg_js_files} "${out}/"
     DEPENDS webgit_js
     COMMENT "webgit JS package in ${out}")
 endfunction()

@@ -3,72 +3,33 @@
 //
 //   WEBGIT_JS_DIR=build/h-wasm/js node --test tests/js/
 //
-// WEBGIT_JS_DIR is the built package (<build>/js from wasm/wasm.cmake;
-// default build/wasm/js); GIT the reference git (default
-// .cache/git-ref/bin/git). tests/js/run.sh builds and runs this.
+// (environment: see lib.mjs). tests/js/run.sh builds and runs this.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const JS_DIR = path.resolve(ROOT, process.env.WEBGIT_JS_DIR || 'build/wasm/js');
-const GIT = process.env.GIT || path.join(ROOT, '.cache/git-ref/bin/git');
-
-// The reference git, with no user or system configuration.
-function git(args, opts = {}) {
-  return execFileSync(GIT, args, {
-    encoding: opts.encoding === undefined ? 'utf8' : opts.encoding,
-    maxBuffer: 64 << 20,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: tmp, XDG_CONFIG_HOME: tmp, LC_ALL: 'C' },
-    ...opts,
-  });
-}
+import { loadWebgit, makeTmp, gitIn, startServer, SAMPLES } from './lib.mjs';
 
 let wg;          // the API under test
 let tmp;         // everything this file writes
-let state;       // the server's state directory
-let serverPid;
-let base;        // http://127.0.0.1:PORT
+let git;         // the reference git
+let server;      // { base, stop }
 
-const REPOS = ['sample-sha1-files', 'sample-sha256-reftable'];
-const repoUrl = (name) => `${base}/git/${name}.git`;
+const REPOS = SAMPLES;
+const repoUrl = (name) => `${server.base}/git/${name}.git`;
 let dirSeq = 0;
 const newDir = (label) => path.join(tmp, 'clones', `${label}-${++dirSeq}`);
 
 before(async () => {
-  wg = await import(pathToFileURL(path.join(JS_DIR, 'index.js')).href);
+  wg = await loadWebgit();
   await wg.init();
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'webgit-js-'));
-  const repos = path.join(tmp, 'repos');
-  execFileSync(path.join(ROOT, 'tests/server/make-repos.sh'), [repos], {
-    env: { ...process.env, GIT }, stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  state = path.join(tmp, 'server');
-  base = execFileSync(path.join(ROOT, 'tests/server/start.sh'), [state, '--root', repos], {
-    env: { ...process.env, GIT }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
-  }).trim();
-  serverPid = Number(fs.readFileSync(path.join(state, 'pid'), 'utf8'));
-  assert.match(base, /^http:\/\/127\.0\.0\.1:\d+$/);
+  tmp = makeTmp('js');
+  git = gitIn(tmp);
+  server = startServer(tmp);
 });
 
 after(async () => {
-  if (serverPid) {
-    try {
-      process.kill(serverPid, 'SIGTERM');
-      for (let i = 0; i < 50; i++) {
-        process.kill(serverPid, 0);          // throws once it is gone
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      process.kill(serverPid, 'SIGKILL');
-    } catch {
-      // exited
-    }
-  }
+  if (server) await server.stop();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -176,9 +137,29 @@ for (const name of REPOS) {
     assert.equal(await wg.resolveRef({ dir, ref: 'main' }), git(['-C', dir, 'rev-parse', 'main']).trim());
     const tree = await wg.listTree({ dir, ref: 'main' });
     assert.ok(tree.length > 0);
-    // Blobs were not fetched (no lazy fetching from JS yet).
-    const blob = tree.find((e) => e.type === 'blob');
-    await assert.rejects(wg.readObject({ dir, oid: blob.oid }), { code: 'ENOTFOUND' });
+    // Blobs were not fetched (except the tagged one); reading one fetches
+    // it (git's lazy fetch) in one request pair, and git then has it.
+    const noLazyGit = { env: { ...process.env, GIT_NO_LAZY_FETCH: '1', GIT_CONFIG_NOSYSTEM: '1', HOME: tmp } };
+    const missing = tree.filter((e) => e.type === 'blob').filter((e) => {
+      try {
+        git(['-C', dir, 'cat-file', '-e', e.oid], noLazyGit);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    assert.ok(missing.length >= 2, `${missing.length} blobs missing`);
+    const requests = [];
+    const obj = await wg.readObject({ dir, oid: missing[0].oid, onRequest: (r) => requests.push(r) });
+    assert.equal(obj.type, 'blob');
+    assert.ok(requests.length >= 1 && requests.length <= 2, `${requests.length} requests`);
+    git(['-C', dir, 'cat-file', '-e', missing[0].oid], noLazyGit);
+    assert.ok(Buffer.from(obj.data).equals(git(['-C', dir, 'cat-file', 'blob', missing[0].oid], { encoding: 'buffer' })));
+    // readFile fetches too; with lazy: false a missing blob stays missing
+    await assert.rejects(wg.readObject({ dir, oid: missing[1].oid, lazy: false }), { code: 'ENOTFOUND' });
+    const data = await wg.readFile({ dir, ref: 'main', path: missing[1].name });
+    assert.ok(Buffer.from(data).equals(git(['-C', dir, 'cat-file', 'blob', missing[1].oid], { encoding: 'buffer' })));
+    git(['-C', dir, 'fsck', '--strict']);
   });
 }
 

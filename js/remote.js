@@ -1,0 +1,117 @@
+// Network calls: listRemoteRefs, clone, fetch, push, and reading one file
+// of a remote without a clone (for edge functions).
+
+import {
+  M, ready, str, withStrings, withStringArray, takeObject, records, lastError, makeError,
+  throwIfAborted, withProgress,
+} from './runtime.js';
+import { withDir, withScratchDir } from './storage.js';
+import { runOperation } from './transport.js';
+import { withRepo, readFileIn } from './repo.js';
+
+/** The refs of a remote repository, as `git ls-remote` lists them. */
+export async function listRemoteRefs(url, { prefix, ...transport } = {}) {
+  await ready();
+  const prefixes = prefix === undefined || prefix === null ? [] : [].concat(prefix);
+  return runOperation(
+    () => withStrings([url], (u) => withStringArray(prefixes, (a, n) => M._wgjs_ls_remote_new(u, a, n))),
+    transport,
+    (op) => {
+      const refs = [];
+      const n = M._wgjs_ls_remote_count(op);
+      for (let i = 0; i < n; i++) {
+        const ref = { name: str(M._wgjs_ls_remote_name(op, i)), oid: str(M._wgjs_ls_remote_oid(op, i)) };
+        const target = str(M._wgjs_ls_remote_target(op, i));
+        const peeled = str(M._wgjs_ls_remote_peeled(op, i));
+        if (target !== null) ref.target = target;
+        if (peeled !== null) ref.peeled = peeled;
+        if (M._wgjs_ls_remote_unborn(op, i)) {
+          ref.unborn = true;
+          ref.oid = null;
+        }
+        refs.push(ref);
+      }
+      return refs;
+    });
+}
+
+function cloneAt(path, { url, ref, depth, filter, singleBranch, bare, onProgress, ...transport }) {
+  // As with git, a shallow clone takes one branch unless told otherwise.
+  const single = singleBranch ?? (depth > 0);
+  return withProgress(onProgress, (token) => runOperation(
+    () => withStrings([url, path, ref, filter], (u, p, b, f) =>
+      M._wgjs_clone_new(u, p, bare ? 1 : 0, b, single ? 1 : 0, depth | 0, f, token)),
+    transport));
+}
+
+/** Clone like `git clone --no-checkout`; on error or abort nothing is left. */
+export async function clone(options = {}) {
+  await ready();
+  const { url, dir, signal } = options;
+  if (typeof url !== 'string' || !url) throw makeError('EINVALID', 'url is required');
+  if (typeof dir !== 'string' || !dir) throw makeError('EINVALID', 'dir is required');
+  throwIfAborted(signal);
+  await withDir(dir, { create: true }, (path) => cloneAt(path, options));
+}
+
+/** `git fetch [--prune] [--no-tags] <remote> [<refspec>...]`. */
+export async function fetch({
+  dir, remote = 'origin', refspecs, prune = false, tags = true, onProgress, ...transport
+} = {}) {
+  return withRepo(dir, { write: true }, (repo) => withProgress(onProgress, (token) => runOperation(
+    () => withStrings([remote], (r) => withStringArray(refspecs ? [].concat(refspecs) : [],
+      (a, n) => M._wgjs_fetch_new(repo, r, a, n, prune ? 1 : 0, tags ? 0 : 1, token))),
+    transport,
+    (op) => ({
+      updates: records(takeObject(M._wgjs_fetch_updates(op)).data, 5)
+        .map(([flag, remoteRef, localRef, oldOid, newOid]) => ({
+          flag, remoteRef, localRef: localRef || null, oldOid, newOid,
+        })),
+      packBytes: M._wgjs_fetch_pack_bytes(op),
+    }))));
+}
+
+/** `git push [-f] [--atomic] [-o <option>...] <remote> <refspec>...`.
+ * Resolves with { ok, refs: [{ status, src, dst, oldOid, newOid, reason }] };
+ * refs the remote or a local check refused are in `refs` with ok false. */
+export async function push({
+  dir, remote = 'origin', refspecs, force = false, atomic = false, pushOptions, onProgress, ...transport
+} = {}) {
+  const specs = refspecs === undefined ? [] : [].concat(refspecs);
+  if (!specs.length) throw makeError('EINVALID', 'refspecs are required (e.g. "main" or "HEAD:refs/heads/main")');
+  return withRepo(dir, { write: true }, (repo) => withProgress(onProgress, (token) => runOperation(
+    () => withStrings([remote], (r) => withStringArray(specs, (a, n) =>
+      withStringArray(pushOptions ? [].concat(pushOptions) : [], (o, no) =>
+        M._wgjs_push_new(repo, r, a, n, force ? 1 : 0, atomic ? 1 : 0, o, no, token)))),
+    transport,
+    (op) => {
+      const refs = records(takeObject(M._wgjs_push_results(op)).data, 6)
+        .map(([status, src, dst, oldOid, newOid, reason]) => ({
+          status, src: src || null, dst, oldOid, newOid, reason: reason || null,
+        }));
+      return { ok: refs.every((r) => r.status === 'ok' || r.status === 'up-to-date'), refs };
+    })));
+}
+
+/**
+ * The bytes of `path` at `ref` of the remote `url`, without a clone: a
+ * throwaway in-memory partial clone (filter blob:none, depth 1, that one
+ * ref), then the one blob fetched by id. For edge functions.
+ */
+export async function readRemoteFile({ url, ref, path, ...transport }) {
+  await ready();
+  if (typeof path !== 'string' || !path) throw makeError('EINVALID', 'path is required');
+  const branch = ref && ref !== 'HEAD' ? ref.replace(/^refs\/(heads|tags)\//, '') : undefined;
+  return withScratchDir(async (dir) => {
+    await cloneAt(dir, {
+      url, ref: branch, depth: 1, filter: 'blob:none', singleBranch: true, bare: true, ...transport,
+    });
+    const repo = withStrings([dir], (p) => M._wgjs_repo_open(p));
+    if (!repo) throw lastError();
+    try {
+      return await readFileIn(repo, {}, 'HEAD', path, transport);
+    } finally {
+      M._wgjs_repo_free(repo);
+    }
+  });
+}

@@ -1,0 +1,269 @@
+// Local repository calls: open, read (fetching what a partial clone lacks),
+// write objects and refs, commit.
+
+import {
+  M, ready, str, withStrings, withStringArray, withBytes, takeObject, records, check,
+  lastError, makeError, throwIfAborted,
+} from './runtime.js';
+import { withDir } from './storage.js';
+import { runOperation } from './transport.js';
+import { formatCommit, formatIdent, subject } from './commit.js';
+
+const utf8in = new TextEncoder();
+const utf8 = new TextDecoder();
+
+/** Run fn(repo, state) with the repository `dir` open (see withDir). */
+export async function withRepo(dir, { write = false } = {}, fn) {
+  await ready();
+  return withDir(dir, { write }, async (path, state) => {
+    const repo = withStrings([path], (p) => M._wgjs_repo_open(p));
+    if (!repo) throw lastError();
+    try {
+      return await fn(repo, state);
+    } finally {
+      M._wgjs_repo_free(repo);
+    }
+  });
+}
+
+/** Is there a repository at this module path? */
+export function looksLikeRepo(path) {
+  const repo = withStrings([path], (p) => M._wgjs_repo_open(p));
+  if (!repo) return false;
+  M._wgjs_repo_free(repo);
+  return true;
+}
+
+/**
+ * Run the synchronous read fn(); when it fails because a partial clone
+ * lacks an object, fetch that object from the promisor remote and run it
+ * again (git's lazy fetch). `remote` holds the transport options (fetch,
+ * headers, signal, onRequest); lazy: false turns fetching off.
+ */
+export async function lazily(repo, state, remote, fn) {
+  let fetched = null;
+  for (;;) {
+    const before = str(M._wgjs_repo_last_missing(repo));
+    try {
+      return fn();
+    } catch (e) {
+      if (e.code !== 'ENOTFOUND' || remote?.lazy === false) throw e;
+      const missing = str(M._wgjs_repo_last_missing(repo));
+      if (!missing || missing === before || missing === fetched ||
+          !M._wgjs_repo_promisor_remote(repo)) {
+        throw e;
+      }
+      throwIfAborted(remote?.signal);
+      await runOperation(
+        () => withStringArray([missing], (a, n) => M._wgjs_promisor_fetch_new(repo, a, n)),
+        remote);
+      state.changed = true;
+      fetched = missing;
+    }
+  }
+}
+
+function revparse(repo, spec) {
+  const oid = withStrings([spec], (s) => str(M._wgjs_revparse(repo, s)));
+  if (oid === null) throw lastError();
+  return oid;
+}
+
+function readRaw(repo, oid) {
+  return takeObject(withStrings([oid], (s) => M._wgjs_object_read(repo, s)));
+}
+
+// --- repositories -------------------------------------------------------------------------
+
+/** `git init`: SHA-256 and reftable unless told otherwise (Git 3.0's defaults). */
+export async function initRepo({ dir, bare = false, objectFormat, refFormat, defaultBranch } = {}) {
+  await ready();
+  return withDir(dir, { create: true }, async (path) => {
+    check(withStrings([path, objectFormat, refFormat, defaultBranch],
+      (p, o, r, b) => M._wgjs_repo_init(p, bare ? 1 : 0, o, r, b)));
+  });
+}
+
+// --- reading ------------------------------------------------------------------------------------
+
+export async function resolveRef({ dir, ref = 'HEAD', ...remote } = {}) {
+  return withRepo(dir, {}, (repo, state) => lazily(repo, state, remote, () => revparse(repo, ref)));
+}
+
+export async function readObject({ dir, oid, ...remote } = {}) {
+  return withRepo(dir, {}, (repo, state) => lazily(repo, state, remote, () => readRaw(repo, oid)));
+}
+
+export async function readFile({ dir, ref = 'HEAD', path, ...remote } = {}) {
+  if (typeof path !== 'string' || !path) throw makeError('EINVALID', 'path is required');
+  return withRepo(dir, {}, (repo, state) => readFileIn(repo, state, ref, path, remote));
+}
+
+/** readFile's work inside an open repository (also used by the edge read). */
+export async function readFileIn(repo, state, ref, path, remote) {
+  const spec = `${ref}:${path.replace(/^\/+/, '')}`;
+  const oid = await lazily(repo, state, remote, () => revparse(repo, spec));
+  const obj = await lazily(repo, state, remote, () => readRaw(repo, oid));
+  if (obj.type !== 'blob') throw makeError('EINVALID', `'${spec}' is a ${obj.type}, not a file`);
+  return obj.data;
+}
+
+function parseTreeList(data) {
+  const entries = [];
+  let start = 0;
+  for (let i = 0; i < data.length; i++) {
+    if (data[i] !== 0) continue;
+    const line = data.subarray(start, i);
+    const sp1 = line.indexOf(0x20);
+    const sp2 = line.indexOf(0x20, sp1 + 1);
+    const sp3 = line.indexOf(0x20, sp2 + 1);
+    entries.push({
+      mode: utf8.decode(line.subarray(0, sp1)).padStart(6, '0'),
+      type: utf8.decode(line.subarray(sp1 + 1, sp2)),
+      oid: utf8.decode(line.subarray(sp2 + 1, sp3)),
+      name: utf8.decode(line.subarray(sp3 + 1)),
+    });
+    start = i + 1;
+  }
+  return entries;
+}
+
+/** The entries of the tree at `path` (default: the root) of revision `ref`,
+ * or of the tree (or commit) `oid`. */
+export async function readTree({ dir, ref = 'HEAD', oid, path = '', ...remote } = {}) {
+  return withRepo(dir, {}, async (repo, state) => {
+    const p = path.replace(/^\/+|\/+$/g, '');
+    const base = oid || ref;
+    const spec = p ? `${base}:${p}` : `${base}^{tree}`;
+    const treeOid = await lazily(repo, state, remote, () => revparse(repo, spec));
+    const { data } = await lazily(repo, state, remote,
+      () => takeObject(withStrings([treeOid], (s) => M._wgjs_tree_list(repo, s))));
+    return parseTreeList(data);
+  });
+}
+
+/** The refs under `prefix` (default: all under refs/), sorted by name:
+ * [{ name, oid, target?, peeled? }]. */
+export async function listRefs({ dir, prefix } = {}) {
+  return withRepo(dir, {}, (repo) => {
+    const { data } = takeObject(withStrings([prefix || null], (p) => M._wgjs_refs_list(repo, p)));
+    return records(data, 4).map(([name, oid, target, peeled]) => {
+      const ref = { name, oid: oid || null };
+      if (target) ref.target = target;
+      if (peeled) ref.peeled = peeled;
+      return ref;
+    });
+  });
+}
+
+/** The branch HEAD is on ("main"), or null when HEAD is detached. */
+export async function currentBranch({ dir } = {}) {
+  return withRepo(dir, {}, (repo) => {
+    const obj = withStrings(['HEAD'], (h) => M._wgjs_ref_target(repo, h));
+    if (!obj) {
+      const e = lastError();
+      if (e.code === 'EINVALID') return null;
+      throw e;
+    }
+    const target = utf8.decode(takeObject(obj).data);
+    return target.startsWith('refs/heads/') ? target.slice(11) : target;
+  });
+}
+
+// --- writing ------------------------------------------------------------------------------
+
+function writeRaw(repo, type, data) {
+  const bytes = typeof data === 'string' ? utf8in.encode(data) : data;
+  if (!(bytes instanceof Uint8Array)) throw makeError('EINVALID', 'data must be a Uint8Array or a string');
+  const oid = withStrings([type], (t) => withBytes(bytes, (p, n) => str(M._wgjs_object_write(repo, t, p, n))));
+  if (oid === null) throw lastError();
+  return oid;
+}
+
+/** Store an object ("blob", "tree", "commit", "tag"); its id. Objects that
+ * `git fsck --strict` would reject are refused (code EFSCK). */
+export async function writeObject({ dir, type = 'blob', data } = {}) {
+  return withRepo(dir, { write: true }, (repo) => writeRaw(repo, type, data));
+}
+
+// Git's tree order: names compared bytewise, a tree's as if it ended in "/".
+function treeKey(e) {
+  return utf8in.encode(e.mode === '40000' || e.mode === '040000' ? `${e.name}/` : e.name);
+}
+
+function compareBytes(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
+
+function hexBytes(hex) {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(2 * i, 2), 16);
+  return out;
+}
+
+/** Store a tree from entries [{ mode: "100644"|"100755"|"120000"|"40000"|"160000",
+ * name, oid }] in any order; its id. */
+export async function writeTree({ dir, entries } = {}) {
+  if (!Array.isArray(entries)) throw makeError('EINVALID', 'entries must be an array');
+  const sorted = entries.map((e) => ({ ...e, mode: String(e.mode).replace(/^0+/, ''), key: null }));
+  for (const e of sorted) {
+    if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(e.oid || '')) throw makeError('EINVALID', `bad object id for '${e.name}'`);
+    e.key = treeKey(e);
+  }
+  sorted.sort((a, b) => compareBytes(a.key, b.key));
+  const parts = [];
+  for (const e of sorted) {
+    parts.push(utf8in.encode(`${e.mode} ${e.name}\0`), hexBytes(e.oid));
+  }
+  const data = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    data.set(p, at);
+    at += p.length;
+  }
+  return withRepo(dir, { write: true }, (repo) => writeRaw(repo, 'tree', data));
+}
+
+function updateRefIn(repo, ref, oid, oldOid, message, committer) {
+  check(withStrings([ref, oid, oldOid, message, committer],
+    (r, n, o, m, c) => M._wgjs_ref_update(repo, r, n, o, m, c)));
+}
+
+/** `git update-ref`: set `ref` to `oid` (a null id deletes it). oldOid:
+ * undefined checks nothing, null requires that the ref does not exist, an
+ * id requires that value (code ELOCKED or EEXISTS otherwise). */
+export async function updateRef({ dir, ref, oid, oldOid, message = null, committer } = {}) {
+  if (typeof ref !== 'string' || !ref) throw makeError('EINVALID', 'ref is required');
+  return withRepo(dir, { write: true }, (repo) => {
+    const c = committer ? formatIdent(committer, 'committer') : null;
+    updateRefIn(repo, ref, oid, oldOid === undefined ? null : (oldOid === null ? '' : oldOid), message, c);
+  });
+}
+
+/**
+ * Make a commit of `tree` on `ref` (default HEAD, i.e. the current branch),
+ * its parent being the ref's current commit unless `parents` is given, and
+ * move the ref there if nobody moved it meanwhile. Returns the new id.
+ */
+export async function commit({
+  dir, ref = 'HEAD', tree, parents, message, author, committer,
+} = {}) {
+  return withRepo(dir, { write: true }, (repo) => {
+    let current = null;
+    try {
+      current = revparse(repo, ref);
+    } catch (e) {
+      if (e.code !== 'ENOTFOUND') throw e;   // an unborn branch: a root commit
+    }
+    const treeOid = revparse(repo, `${tree}^{tree}`);
+    const { text, committer: ident } = formatCommit({
+      tree: treeOid, parents: parents ?? (current ? [current] : []), author, committer, message,
+    });
+    const oid = writeRaw(repo, 'commit', text);
+    const kind = current ? 'commit' : 'commit (initial)';
+    updateRefIn(repo, ref, oid, current || '', `${kind}: ${subject(message)}`, ident);
+    return oid;
+  });
+}

@@ -1,0 +1,231 @@
+// The instantiated WebAssembly module and the helpers every other file of
+// the API uses to call it: strings in and out of linear memory, byte
+// buffers, errors.
+//
+// Layout: webgit.mjs (the Emscripten glue) and webgit.wasm sit next to this
+// file, as in the package the build makes (<build>/js/ from wasm/wasm.cmake).
+// The host always compiles the module and hands it to the glue
+// (instantiateWasm), so the same code loads in a page, a Worker, Node, Deno
+// and workerd (which can only import a precompiled WebAssembly.Module).
+
+import createWebgit from './webgit.mjs';
+
+/** The instantiated module (a live binding: null until loaded). */
+export let M = null;
+/** What the core returns when an iteration or operation is over. */
+export let ITEROVER = 0;
+/** 4 bytes for out-parameters. */
+export let scratch = 0;
+/** { fs, path } in Node, else null. */
+export let node = null;
+
+let loading = null;
+const progressFns = new Map();
+let progressSeq = 0;
+
+export const isNode = typeof process === 'object' && process !== null &&
+  typeof process.versions === 'object' && typeof process.versions.node === 'string' &&
+  typeof Deno === 'undefined';
+
+/** Load and instantiate the module once; later calls share the promise. */
+export function loadModule(options = {}) {
+  if (!loading) {
+    loading = load(options).catch((e) => {
+      loading = null;
+      throw e;
+    });
+  }
+  return loading;
+}
+
+export async function ready() {
+  if (!M) await loadModule();
+}
+
+async function load({ wasm } = {}) {
+  if (isNode) {
+    const [fs, path] = await Promise.all([import('node:fs'), import('node:path')]);
+    node = { fs: fs.default || fs, path: path.default || path };
+  }
+  let mod;
+  if (wasm instanceof WebAssembly.Module) {
+    mod = wasm;
+  } else if (wasm) {
+    mod = await WebAssembly.compile(wasm);
+  } else {
+    const url = new URL('./webgit.wasm', import.meta.url);
+    if (isNode) {
+      mod = await WebAssembly.compile(await node.fs.promises.readFile(url));
+    } else if (typeof WebAssembly.compileStreaming === 'function') {
+      mod = await WebAssembly.compileStreaming(fetch(url));
+    } else {
+      mod = await WebAssembly.compile(await (await fetch(url)).arrayBuffer());
+    }
+  }
+  let failInstantiate;
+  const failed = new Promise((_, reject) => { failInstantiate = reject; });
+  const moduleArg = {
+    // The host compiles, the glue never loads the .wasm itself.
+    instantiateWasm(imports, receive) {
+      WebAssembly.instantiate(mod, imports).then((inst) => receive(inst, mod), failInstantiate);
+      return {};
+    },
+    locateFile: (p) => p,
+    print: () => {},
+    printErr: () => {},
+    wgjsProgress: onProgress,
+  };
+  if (isNode) {
+    // The glue's NODEFS needs require() (see wasm/pre.js).
+    const { createRequire } = await import('node:module');
+    moduleArg.nodeRequire = createRequire(import.meta.url);
+    moduleArg.nodeDirname = node.path.dirname(new URL(import.meta.url).pathname);
+  }
+  const m = await Promise.race([createWebgit(moduleArg), failed]);
+  ITEROVER = m._wgjs_iterover();
+  m._wgjs_set_umask(isNode ? process.umask() : 0o022);
+  scratch = m._malloc(4);
+  M = m;
+}
+
+// --- progress -------------------------------------------------------------------------
+
+function onProgress(token, phase, done, total, bytes, finished, remote, line) {
+  const fn = progressFns.get(token);
+  if (!fn) return;
+  try {
+    fn({ phase, done, total, bytes, finished, remote, line });
+  } catch {
+    // a display callback must not break the transfer
+  }
+}
+
+/** Run fn(token) with `callback` registered for the core's progress reports
+ * under `token` (0 when there is no callback). */
+export async function withProgress(callback, fn) {
+  if (typeof callback !== 'function') return fn(0);
+  const token = ++progressSeq;
+  progressFns.set(token, callback);
+  try {
+    return await fn(token);
+  } finally {
+    progressFns.delete(token);
+  }
+}
+
+// --- memory -------------------------------------------------------------------------
+
+export function str(ptr) {
+  return ptr ? M.UTF8ToString(ptr >>> 0) : null;
+}
+
+export function cstr(s) {
+  if (s === null || s === undefined) return 0;
+  const n = M.lengthBytesUTF8(s) + 1;
+  const p = M._malloc(n);
+  if (!p) throw makeError('ENOMEM', 'out of memory');
+  M.stringToUTF8(s, p, n);
+  return p;
+}
+
+/** Run fn with C copies of strings (null stays NULL), freed afterwards. */
+export function withStrings(strings, fn) {
+  const ptrs = [];
+  try {
+    for (const s of strings) ptrs.push(cstr(s));
+    return fn(...ptrs);
+  } finally {
+    for (const p of ptrs) if (p) M._free(p);
+  }
+}
+
+/** Run fn(array, n) with a C array of C strings, freed afterwards. */
+export function withStringArray(strings, fn) {
+  const list = strings ? [...strings] : [];
+  const ptrs = [];
+  let array = 0;
+  try {
+    for (const s of list) ptrs.push(cstr(String(s)));
+    if (ptrs.length) {
+      array = M._malloc(4 * ptrs.length);
+      if (!array) throw makeError('ENOMEM', 'out of memory');
+      ptrs.forEach((p, i) => { M.HEAPU32[(array >>> 2) + i] = p; });
+    }
+    return fn(array, ptrs.length);
+  } finally {
+    for (const p of ptrs) M._free(p);
+    if (array) M._free(array);
+  }
+}
+
+/** Copy bytes into a fresh C buffer for fn(ptr, len); freed afterwards. */
+export function withBytes(bytes, fn) {
+  const n = bytes.byteLength;
+  const p = M._malloc(n || 1);
+  if (!p) throw makeError('ENOMEM', 'out of memory');
+  try {
+    M.HEAPU8.set(bytes, p >>> 0);   // re-read HEAPU8: memory may have grown
+    return fn(p, n);
+  } finally {
+    M._free(p);
+  }
+}
+
+/** A wgjs_object (bytes with a type) copied out and freed. */
+export function takeObject(obj) {
+  if (!obj) throw lastError();
+  try {
+    const p = M._wgjs_object_data(obj) >>> 0;
+    const n = M._wgjs_object_size(obj) >>> 0;
+    return { type: str(M._wgjs_object_type(obj)), data: M.HEAPU8.slice(p, p + n) };
+  } finally {
+    M._wgjs_object_free(obj);
+  }
+}
+
+const utf8 = new TextDecoder();
+
+/** Records of `width` NUL-terminated UTF-8 fields, as the listing exports
+ * (refs, fetch updates, push results) return them. */
+export function records(data, width) {
+  const fields = [];
+  let start = 0;
+  for (let i = 0; i < data.length; i++) {
+    if (data[i] !== 0) continue;
+    fields.push(utf8.decode(data.subarray(start, i)));
+    start = i + 1;
+  }
+  const out = [];
+  for (let i = 0; i + width <= fields.length; i += width) out.push(fields.slice(i, i + width));
+  return out;
+}
+
+// --- errors ---------------------------------------------------------------------------
+
+export function makeError(code, message) {
+  const e = new Error(message || code);
+  e.code = code;
+  return e;
+}
+
+/** The core's last error, for a call that returned `rc` (a negative code)
+ * or NULL (rc undefined). */
+export function lastError(rc) {
+  const code = rc === undefined ? M._wgjs_error_code() : rc;
+  const name = str(M._wgjs_error_name(code)) || 'ERROR';
+  return makeError(code === 0 ? 'ERROR' : name, str(M._wgjs_error_message()) || name);
+}
+
+export function check(rc) {
+  if (rc < 0) throw lastError(rc);
+  return rc;
+}
+
+export function abortError(signal) {
+  return signal.reason !== undefined ? signal.reason
+    : Object.assign(new Error('This operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
+}
+
+export function throwIfAborted(signal) {
+  if (signal?.aborted) throw abortError(signal);
+}

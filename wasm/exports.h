@@ -1,0 +1,34 @@
+/* Shared by the files of the WebAssembly module's C ABI (wasm/exports*.c);
+ * not a public header: the ABI's declarations are js/index.js. */
+#ifndef WG_WASM_EXPORTS_H
+#define WG_WASM_EXPORTS_H
+
+#include <emscripten.h>
+
+#include "hash/oid.h"
+#include "object/object.h"
+#include "repo/repo.h"
+#include "util/buf.h"
+
+#define API EMSCRIPTEN_KEEPALIVE
+
+/* An object id in hex, in a buffer shared by every export: valid until the
+ * next call that returns an id (JavaScript copies it out at once). */
+const char *wgjs_hex(const struct wg_oid *oid);
+
+/* A full hex id of the repository's format; WG_EINVALID with a message
+ * otherwise. */
+int wgjs_parse_oid(struct wg_oid *out, struct wg_repo *repo, const char *oid_hex);
+
+/* Bytes handed to JavaScript with a type: an object's content, a tree or
+ * ref listing. Freed with wgjs_object_free. */
+struct wgjs_object {
+	enum wg_object_type type;
+	struct wg_buf data;
+};
+
+/* An empty one, or NULL with WG_ENOMEM set. */
+struct wgjs_object *wgjs_object_alloc(enum wg_object_type type);
+void wgjs_object_free(struct wgjs_object *obj);
+
+#endif
