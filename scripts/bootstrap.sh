@@ -17,7 +17,8 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 # --- 1. Debian packages -----------------------------------------------------
 PKGS=(build-essential cmake pkg-config emscripten zlib1g-dev libbearssl-dev
       libcurl4-openssl-dev libexpat1-dev libpcre2-dev gettext-base gnupg
-      openssh-client nodejs dpkg-dev xz-utils python3 openssl ca-certificates bc)
+      openssh-client nodejs dpkg-dev xz-utils python3 openssl ca-certificates bc
+      chromium)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -76,3 +77,14 @@ if [ ! -x "$REFGIT/bin/git" ]; then
     || { tail -n 40 "$CACHE/git-build.log" >&2; exit 1; }
 fi
 log "reference git: $("$REFGIT/bin/git" --version)"
+
+# --- 4. npm tools for the browser, edge and benchmark scripts ----------------
+# tests/package.json: playwright-core (drives Debian's /usr/bin/chromium; it
+# never downloads a browser), workerd (Cloudflare's runtime) and
+# isomorphic-git (the benchmark's comparison). The lock pins them.
+lock_sum=$(sha256sum "$ROOT/tests/package-lock.json" | cut -d' ' -f1)
+if [ "$(cat "$ROOT/tests/node_modules/.webgit-lock" 2>/dev/null)" != "$lock_sum" ]; then
+  log "npm ci in tests/"
+  (cd "$ROOT/tests" && npm ci --no-fund --no-audit >&2)
+  echo "$lock_sum" > "$ROOT/tests/node_modules/.webgit-lock"
+fi
