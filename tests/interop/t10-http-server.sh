@@ -18,7 +18,8 @@
 #     fetches do not; pushes land in the bare repository; a forced non-fast-
 #     forward push is accepted (receive.denyNonFastForwards is left default);
 #   - parallel clones; the access log; --static files with content types;
-#     --host refuses anything but 127.0.0.1;
+#     --mount'ed directories under URL prefixes; no way out of either (..,
+#     %2e%2e, ..%2f, symlinks); --host refuses anything but 127.0.0.1;
 #   - stop.sh stops each server by PID (also on failure: a trap), after which
 #     the port refuses connections. SIGINT stops a server too.
 #
@@ -63,6 +64,25 @@ const req = require("http").request({ host: u.hostname, port: u.port,
 });
 req.on("error", (e) => { console.error(e.message); process.exit(1); });
 req.end();' "$1"
+}
+
+# raw_post URL: the status of an empty POST.
+raw_post() {
+	node -e '
+const u = new URL(process.argv[1]);
+const req = require("http").request({ host: u.hostname, port: u.port, method: "POST",
+	path: u.pathname + u.search }, (r) => {
+	r.resume();
+	r.on("end", () => console.log(r.statusCode));
+});
+req.on("error", (e) => { console.error(e.message); process.exit(1); });
+req.end();' "$1"
+}
+
+# header_of_noredirect URL NAME: "STATUS VALUE" of a GET's response header
+# NAME, redirects not followed.
+header_of_noredirect() {
+	node -e 'fetch(process.argv[1], { redirect: "manual" }).then((r) => console.log(r.status, r.headers.get(process.argv[2])))' "$1" "$2"
 }
 
 # v2_ls_refs_gzip URL FORMAT: a protocol v2 ls-refs request, gzipped, posted
@@ -377,11 +397,53 @@ check_output "static: .mjs" "200 text/javascript; charset=utf-8 20" http_get "$U
 check_output "static: .wasm" "200 application/wasm 8" http_get "$US/js/core.wasm"
 check_output "static: .json" "200 application/json; charset=utf-8 9" http_get "$US/data.json"
 check_output "static: a missing file" "404 text/plain; charset=utf-8 10" http_get "$US/nope.js"
-check_output "static: no way out of the directory" "404" raw_get "$US/../../../etc/passwd"
+check_output "static: no way out of the directory (..)" "403" raw_get "$US/../../../etc/passwd"
 check_output "static: no way out of the git root" "400" raw_get "$US/git/../repos/sample-sha1-files.git/info/refs"
 check_output "static: git still at /git/" "200 application/x-git-upload-pack-advertisement" \
 	header_of "$US/git/sample-sha1-files.git/info/refs?service=git-upload-pack" content-type
 check_output "no --static: / is 404" "404 text/plain; charset=utf-8 10" http_get "$U/"
+
+# --mount: more directories under URL prefixes (the web demo serves the
+# built webgit package at /webgit/ beside the app at /).
+mkdir -p pkg/sub
+echo 'export default 1;' >pkg/index.js
+echo 'export {};' >pkg/glue.mjs
+printf '\0asm\1\0\0\0' >pkg/webgit.wasm
+echo 'nested' >pkg/sub/deep.txt
+echo 'body { margin: 0 }' >www/style.css
+printf '\211PNG\r\n\032\n' >www/logo.png
+echo 'secret' >secret.txt
+ln -s "$PWD/secret.txt" www/leak.txt
+start srvm --root "$REPOS" --static "$PWD/www" --mount /webgit/="$PWD/pkg" --mount=/pkg2=pkg/sub
+UM=$url
+check_output "mount: .js" "200 text/javascript; charset=utf-8 18" http_get "$UM/webgit/index.js"
+check_output "mount: .mjs" "200 text/javascript; charset=utf-8 11" http_get "$UM/webgit/glue.mjs"
+check_output "mount: .wasm" "200 application/wasm 8" http_get "$UM/webgit/webgit.wasm"
+check_output "mount: a subdirectory" "200 text/plain; charset=utf-8 7" http_get "$UM/webgit/sub/deep.txt"
+check_output "mount: a second one (--mount=, relative DIR, no trailing /)" "200 text/plain; charset=utf-8 7" http_get "$UM/pkg2/deep.txt"
+check_output "mount: /webgit redirects to /webgit/" "301 /webgit/" header_of_noredirect "$UM/webgit" location
+check_output "mount: a missing file" "404 text/plain; charset=utf-8 10" http_get "$UM/webgit/nope.js"
+check_output "mount: --static still at /" "200 text/html; charset=utf-8 35" http_get "$UM/"
+check_output "mount: .css" "200 text/css; charset=utf-8 19" http_get "$UM/style.css"
+check_output "mount: .png" "200 image/png 8" http_get "$UM/logo.png"
+check_output "mount: git still at /git/" "200 application/x-git-upload-pack-advertisement" \
+	header_of "$UM/git/sample-sha1-files.git/info/refs?service=git-upload-pack" content-type
+for p in /webgit/../secret.txt /webgit/%2e%2e/secret.txt /webgit/%2E%2E/%2e%2e/etc/passwd \
+	/webgit/..%2fsecret.txt /webgit/.%2e/secret.txt /webgit/sub/..%2f..%2fsecret.txt \
+	/%2e%2e/secret.txt /webgit/..%5csecret.txt /webgit/a%00b; do
+	check_output "mount: refused: $p" "403" raw_get "$UM$p"
+done
+check_output "mount: no way out through a symlink" "403" raw_get "$UM/leak.txt"
+check_output "mount: POST is not allowed" "405" raw_post "$UM/webgit/index.js"
+check_fail "mount: a missing directory is refused" \
+	node "$S/git-http-server.mjs" --root "$REPOS" --port 0 --mount /x/="$PWD/no-such-dir"
+check_fail "mount: not under /git/" \
+	node "$S/git-http-server.mjs" --root "$REPOS" --port 0 --mount /git/x/="$PWD/pkg"
+check_fail "mount: not the same prefix twice" \
+	node "$S/git-http-server.mjs" --root "$REPOS" --port 0 --static "$PWD/www" --mount /="$PWD/pkg"
+check_fail "mount: no .. in the prefix" \
+	node "$S/git-http-server.mjs" --root "$REPOS" --port 0 --mount /a/../b/="$PWD/pkg"
+check "stop.sh stops the --mount server" "$S/stop.sh" "$PWD/srvm"
 check_fail "--host other than 127.0.0.1 is refused" \
 	node "$S/git-http-server.mjs" --root "$REPOS" --host 0.0.0.0 --port 0
 check_fail "--root is required" node "$S/git-http-server.mjs" --port 0

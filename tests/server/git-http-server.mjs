@@ -20,7 +20,12 @@
 //   --v0              never pass the client's Git-Protocol header on, so
 //                     upload-pack only speaks protocol v0
 //   --auth USER:PASS  require HTTP Basic auth for pushes (receive-pack)
-//   --static DIR      serve the files of DIR at / (for the web demo)
+//   --static DIR      serve the files of DIR at / (for the web demo); the
+//                     same as --mount /=DIR
+//   --mount /P/=DIR   serve the files of DIR under the URL prefix /P/
+//                     (repeatable; the longest matching prefix wins; not
+//                     under /git/). The web demo: --static web-demo
+//                     --mount /webgit/=<build>/js
 //   --cors            answer CORS preflights and add Access-Control-* headers
 //                     (for pages served from another origin)
 //   --log FILE        append one line per request to FILE (format below)
@@ -32,6 +37,16 @@
 //                                      tries <path>.git too)
 //   http://127.0.0.1:PORT/<file>       --static DIR/<file> ("/" is
 //                                      index.html); 404 without --static
+//   http://127.0.0.1:PORT/P/<file>     --mount /P/=DIR: DIR/<file> (a
+//                                      directory gives its index.html;
+//                                      /P redirects to /P/)
+//
+// STATIC FILES are GET and HEAD only, with a Content-Type from the file's
+// extension (.html, .js/.mjs text/javascript, .wasm application/wasm, .css,
+// .json, .png, ...; else application/octet-stream) and Cache-Control:
+// no-cache. A path with a ".." segment, raw or percent-encoded (%2e%2e,
+// ..%2f), or a NUL is refused with 403, and so is a file that resolves
+// (through a symlink) outside its directory.
 //
 // AUTH (--auth): `GET /git/<repo>/info/refs?service=git-receive-pack` and
 // `POST /git/<repo>/git-receive-pack` need the credentials, otherwise 401 with
@@ -63,12 +78,12 @@ function usage(msg) {
 	if (msg) process.stderr.write(`git-http-server: ${msg}\n`);
 	process.stderr.write('usage: git-http-server.mjs --root DIR [--host 127.0.0.1] [--port N] ' +
 		'[--pid-file FILE] [--port-file FILE] [--git PATH] [--v0] [--auth USER:PASS] ' +
-		'[--static DIR] [--cors] [--log FILE]\n');
+		'[--static DIR] [--mount /PREFIX/=DIR]... [--cors] [--log FILE]\n');
 	process.exit(2);
 }
 
 function parseArgs(argv) {
-	const opt = { host: HOST, port: 0, git: 'git', v0: false, cors: false };
+	const opt = { host: HOST, port: 0, git: 'git', v0: false, cors: false, mounts: [] };
 	const withValue = new Map([
 		['--root', 'root'], ['--host', 'host'], ['--port', 'port'],
 		['--pid-file', 'pidFile'], ['--port-file', 'portFile'], ['--git', 'git'],
@@ -81,6 +96,15 @@ function parseArgs(argv) {
 		if (a === '--v0') opt.v0 = true;
 		else if (a === '--cors') opt.cors = true;
 		else if (a === '-h' || a === '--help') usage();
+		else if (a === '--mount') {
+			if (v === undefined) {
+				if (i + 1 >= argv.length) usage('--mount needs a value');
+				v = argv[++i];
+			}
+			const m = /^(\/[^=]*)=(.+)$/.exec(v);
+			if (!m) usage(`--mount wants /PREFIX/=DIR, not ${v}`);
+			opt.mounts.push({ prefix: m[1], dir: m[2], option: '--mount' });
+		}
 		else if (withValue.has(a)) {
 			if (v === undefined) {
 				if (i + 1 >= argv.length) usage(`${a} needs a value`);
@@ -95,10 +119,24 @@ function parseArgs(argv) {
 	opt.port = Number(opt.port);
 	opt.root = path.resolve(opt.root);
 	if (!fs.statSync(opt.root, { throwIfNoEntry: false })?.isDirectory()) usage(`--root ${opt.root} is not a directory`);
-	if (opt.staticDir) {
-		opt.staticDir = path.resolve(opt.staticDir);
-		if (!fs.statSync(opt.staticDir, { throwIfNoEntry: false })?.isDirectory()) usage(`--static ${opt.staticDir} is not a directory`);
+	if (opt.staticDir) opt.mounts.push({ prefix: '/', dir: opt.staticDir, option: '--static' });
+	const seen = new Set();
+	for (const m of opt.mounts) {
+		// "/webgit" and "/webgit/" are the same mount.
+		if (!m.prefix.endsWith('/')) m.prefix += '/';
+		const segs = m.prefix.split('/');
+		if (segs.includes('..') || segs.includes('.') || m.prefix.includes('//') || /[\0?#%\\]/.test(m.prefix)) {
+			usage(`${m.option}: bad URL prefix ${m.prefix}`);
+		}
+		if (m.prefix.startsWith(GIT_PREFIX)) usage(`${m.option}: ${m.prefix} is under ${GIT_PREFIX}, which is Git's`);
+		if (seen.has(m.prefix)) usage(`${m.option}: ${m.prefix} is mounted twice`);
+		seen.add(m.prefix);
+		m.dir = path.resolve(m.dir);
+		if (!fs.statSync(m.dir, { throwIfNoEntry: false })?.isDirectory()) usage(`${m.option} ${m.dir} is not a directory`);
+		m.real = fs.realpathSync(m.dir);
 	}
+	// Longest prefix first: the first match is the most specific.
+	opt.mounts.sort((a, b) => b.prefix.length - a.prefix.length);
 	if (opt.auth !== undefined && !/^[^:]+:/.test(opt.auth)) usage('--auth wants USER:PASS');
 	return opt;
 }
@@ -340,25 +378,49 @@ const MIME = {
 	'.webmanifest': 'application/manifest+json',
 };
 
+// The mount serving urlPath, or null.
+function mountFor(urlPath) {
+	return opt.mounts.find((m) => urlPath.startsWith(m.prefix)) || null;
+}
+
+// True if `p` is `root` or inside it.
+const inside = (root, p) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+
 function serveStatic(req, res, urlPath) {
-	if (!opt.staticDir) return sendText(res, 404, 'not found\n');
+	// "/webgit" for the mount "/webgit/": send the browser to the directory.
+	const dirMount = opt.mounts.find((m) => m.prefix === `${urlPath}/`);
+	if (dirMount && (req.method === 'GET' || req.method === 'HEAD')) {
+		const q = req.url.indexOf('?');
+		res.writeHead(301, { Location: dirMount.prefix + (q < 0 ? '' : req.url.slice(q)), 'Content-Length': 0 });
+		return res.end();
+	}
+	const mount = mountFor(urlPath);
+	if (!mount) {
+		req.resume();
+		return sendText(res, 404, 'not found\n');
+	}
 	if (req.method !== 'GET' && req.method !== 'HEAD') {
 		req.resume();
 		return sendText(res, 405, 'method not allowed\n', { Allow: 'GET, HEAD' });
 	}
 	let rel;
-	try { rel = decodeURIComponent(urlPath); } catch { return sendText(res, 400, 'bad path\n'); }
-	// Resolve inside the static root only: no "..", no NUL.
-	const file = path.join(opt.staticDir, path.normalize('/' + rel));
-	if (rel.includes('\0') || !(file + path.sep).startsWith(opt.staticDir + path.sep)) {
-		return sendText(res, 403, 'forbidden\n');
-	}
+	try { rel = decodeURIComponent(urlPath.slice(mount.prefix.length)); } catch { return sendText(res, 400, 'bad path\n'); }
+	// No way out of the directory: no ".." segment, raw or percent-encoded
+	// (also as "..\\" or with an encoded "/"), no NUL.
+	const segments = [...urlPath.split('/'), ...rel.split(/[/\\]/)];
+	if (rel.includes('\0') || segments.includes('..')) return sendText(res, 403, 'forbidden\n');
+	const file = path.join(mount.dir, path.normalize('/' + rel));
+	if (!inside(mount.dir, file)) return sendText(res, 403, 'forbidden\n');
 	let target = file, st = fs.statSync(target, { throwIfNoEntry: false });
 	if (st?.isDirectory()) {
 		target = path.join(target, 'index.html');
 		st = fs.statSync(target, { throwIfNoEntry: false });
 	}
 	if (!st?.isFile()) return sendText(res, 404, 'not found\n');
+	// Nor through a symlink.
+	let real;
+	try { real = fs.realpathSync(target); } catch { return sendText(res, 404, 'not found\n'); }
+	if (!inside(mount.real, real)) return sendText(res, 403, 'forbidden\n');
 	res.writeHead(200, {
 		'Content-Type': MIME[path.extname(target).toLowerCase()] || 'application/octet-stream',
 		'Content-Length': st.size,
