@@ -360,12 +360,11 @@ static int list_loose(struct files_backend *fb, const char *prefix, struct name_
 	memset(out, 0, sizeof(*out));
 	if (plen < 5 ? memcmp(prefix, "refs/", plen) : memcmp(prefix, "refs/", 5))
 		return 0;
-	/* Start at the deepest directory the prefix names completely. */
+	/* Start at the deepest directory the prefix names completely ("refs"
+	 * for "", "r"... "refs/"). */
 	slash = plen > 5 ? strrchr(prefix, '/') : NULL;
-	dirlen = slash ? (size_t)(slash - prefix) : 4;
-	if ((err = wg_buf_add(&rel, prefix, dirlen)))
-		return err;
-	if (!rel.len && (err = wg_buf_adds(&rel, "refs")))
+	dirlen = slash ? (size_t)(slash - prefix) : 0;
+	if ((err = dirlen ? wg_buf_add(&rel, prefix, dirlen) : wg_buf_adds(&rel, "refs")))
 		return err;
 	err = walk_loose(fb, &rel, prefix, plen, out);
 	wg_buf_release(&rel);
