@@ -75,6 +75,11 @@ function(wg_wasm_js_target)
     "-sEXPORTED_RUNTIME_METHODS=FS,NODEFS,IDBFS,HEAPU8,HEAPU32,UTF8ToString,stringToUTF8,lengthBytesUTF8"
     "-sINCOMING_MODULE_JS_API=instantiateWasm,wasmBinary,locateFile,print,printErr,nodeRequire,nodeDirname,wgjsProgress"
     "SHELL:--pre-js \"${WG_WASM_DIR}/pre.js\"")
+  # e.g. -DWG_WASM_EXTRA_LINK_OPTIONS=--profiling-funcs: function names in
+  # profiles (node --cpu-prof).
+  if(WG_WASM_EXTRA_LINK_OPTIONS)
+    target_link_options(webgit_js PRIVATE ${WG_WASM_EXTRA_LINK_OPTIONS})
+  endif()
   set_property(TARGET webgit_js APPEND PROPERTY LINK_DEPENDS "${WG_WASM_DIR}/pre.js")
   # Every file of js/ (the modules, their declarations, package.json).
   file(GLOB wg_js_files CONFIGURE_DEPENDS "${WG_JS_SOURCE_DIR}/*.js"

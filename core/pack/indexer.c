@@ -68,6 +68,9 @@ struct wg_indexer {
 	/* Files. */
 	char *tmp_pack, *final_pack, *final_idx, *final_rev, *final_keep;
 	int fd;
+	/* While resolving deltas (the file complete, not yet appended to):
+	 * reads through windows, far fewer read calls. */
+	struct wg_pack_windows *windows;
 	unsigned char *wbuf;
 	size_t wlen;
 	uint64_t file_pos;     /* bytes written or buffered */
@@ -280,6 +283,7 @@ void wg_indexer_free(struct wg_indexer *ix)
 	if (!ix)
 		return;
 	remove_temp(ix);
+	wg_pack_windows_free(ix->windows);
 	if (ix->zs_ready)
 		inflateEnd(&ix->zs);
 	for (i = 0; i < ix->nframes; i++)
@@ -382,7 +386,8 @@ static int begin_data(struct wg_indexer *ix)
 		wg_hash_init(&ix->obj_ctx, ix->algo);
 		n = wg_object_header(hdr, (enum wg_object_type)ix->cur.type, (size_t)ix->cur.size);
 		wg_hash_update(&ix->obj_ctx, hdr, n);
-		ix->buffer_obj = ix->opts.fsck && ix->cur.type != WG_OBJ_BLOB;
+		ix->buffer_obj = (ix->opts.fsck || ix->opts.on_object) &&
+				 ix->cur.type != WG_OBJ_BLOB;
 		wg_buf_reset(&ix->objbuf);
 	} else {
 		ix->buffer_obj = false;
@@ -464,9 +469,15 @@ static int end_object(struct wg_indexer *ix)
 		ix->cur.real_type = ix->cur.type;
 		if (ix->buffer_obj) {
 			wg_oid_from_raw(&oid, ix->algo, ix->cur.id);
-			if ((err = wg_fsck_object(ix->opts.fsck, ix->algo, &oid,
+			if (ix->opts.fsck &&
+			    (err = wg_fsck_object(ix->opts.fsck, ix->algo, &oid,
 						  (enum wg_object_type)ix->cur.type, ix->objbuf.data,
 						  ix->objbuf.len)))
+				return err;
+			if (ix->opts.on_object &&
+			    (err = ix->opts.on_object(&oid, (enum wg_object_type)ix->cur.type,
+						      ix->objbuf.data, ix->objbuf.len,
+						      ix->opts.object_payload)))
 				return err;
 		}
 	}
@@ -679,7 +690,8 @@ static int entry_data(struct wg_indexer *ix, uint32_t i, struct wg_buf *out)
 	/* Objects are in pack order: the next one's offset bounds this
 	 * entry exactly, so the read takes just its bytes. */
 	uint64_t end = i + 1 < ix->nobjs ? ix->objs[i + 1].offset : ix->file_pos;
-	int err = wg_pack_inflate_at(out, ix->fd, o->offset + o->hdrlen, end, o->size, 0);
+	struct wg_pack_source src = { ix->fd, ix->windows };
+	int err = wg_pack_inflate_at(out, &src, o->offset + o->hdrlen, end, o->size, 0);
 	if (err && err != WG_ENOMEM)
 		wg_error_prefix("cannot re-read the object at offset %llu",
 				(unsigned long long)o->offset);
@@ -842,12 +854,18 @@ static int resolve_tree(struct wg_indexer *ix, uint32_t root, struct wg_buf *roo
 			wg_error_prefix("object at offset %llu", (unsigned long long)child->offset);
 			break;
 		}
-		if (ix->opts.fsck && child->real_type != WG_OBJ_BLOB) {
+		if ((ix->opts.fsck || ix->opts.on_object) && child->real_type != WG_OBJ_BLOB) {
 			struct wg_oid oid;
 			wg_oid_from_raw(&oid, ix->algo, child->id);
-			if ((err = wg_fsck_object(ix->opts.fsck, ix->algo, &oid,
+			if (ix->opts.fsck &&
+			    (err = wg_fsck_object(ix->opts.fsck, ix->algo, &oid,
 						  (enum wg_object_type)child->real_type,
 						  result.data, result.len)))
+				break;
+			if (ix->opts.on_object &&
+			    (err = ix->opts.on_object(&oid, (enum wg_object_type)child->real_type,
+						      result.data, result.len,
+						      ix->opts.object_payload)))
 				break;
 		}
 		ix->resolved++;
@@ -1239,9 +1257,15 @@ static int finish(struct wg_indexer *ix, unsigned char *pack_hash)
 		qsort(ix->refs, ix->nrefs, sizeof(*ix->refs), cmp_ref);
 	/* The file ends before the trailer for reading entries. */
 	ix->file_pos -= ix->algo->rawsz;
-	for (i = 0; i < ix->nobjs; i++)
-		if (!is_delta(ix->objs[i].type) && (err = resolve_tree(ix, i, NULL)))
-			return err;
+	ix->windows = wg_pack_windows_new(ix->fd, ix->file_pos);
+	for (i = 0; i < ix->nobjs && !err; i++)
+		if (!is_delta(ix->objs[i].type))
+			err = resolve_tree(ix, i, NULL);
+	/* fix_thin appends to the file: no windows over it from here on. */
+	wg_pack_windows_free(ix->windows);
+	ix->windows = NULL;
+	if (err)
+		return err;
 	ix->file_pos += ix->algo->rawsz;
 	if (ix->resolved < ix->ndeltas && ix->opts.fix_thin && (err = fix_thin(ix)))
 		return err;

@@ -76,9 +76,14 @@ struct wg_indexer_options {
 	const struct wg_fsck_options *fsck;  /* NULL: no fsck */
 	wg_indexer_progress_cb progress;
 	void *payload;
+	/* Called with every commit, tree and tag whole, once its id is known
+	 * (a clone's connectivity check); nonzero stops the indexing. */
+	int (*on_object)(const struct wg_oid *oid, enum wg_object_type type, const void *data,
+			 size_t len, void *payload);
+	void *object_payload;
 };
 #define WG_INDEXER_OPTIONS_INIT { 1, NULL, NULL, NULL, NULL, NULL, NULL, false, true, \
-				  NULL, 0, 1, NULL, NULL, NULL }
+				  NULL, 0, 1, NULL, NULL, NULL, NULL, NULL }
 
 int wg_indexer_new(struct wg_indexer **out, const struct wg_indexer_options *opts);
 /* Consume len bytes. Errors are sticky: after one, every call fails. */

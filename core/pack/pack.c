@@ -29,7 +29,7 @@ struct wg_pack {
 	const struct wg_hash_algo *algo;
 	struct wg_pack_idx *idx;
 	char *path;
-	int fd;
+	struct wg_pack_source src;   /* the file, through windows once open */
 	uint64_t size;
 	uint64_t end;  /* where object data ends: size - rawsz */
 	struct cache_slot cache[CACHE_SLOTS];
@@ -46,28 +46,8 @@ struct entry {
 	enum wg_object_type type;
 };
 
-int wg_pack_pread(int fd, void *buf, size_t len, uint64_t offset)
-{
-	unsigned char *p = buf;
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)offset);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return wg_error_set(WG_EIO, "cannot read pack: %s", strerror(errno));
-		}
-		if (!n)
-			return wg_error_set(WG_ECORRUPT, "pack is truncated at offset %llu",
-					    (unsigned long long)offset);
-		p += n;
-		len -= (size_t)n;
-		offset += (uint64_t)n;
-	}
-	return 0;
-}
-
-int wg_pack_inflate_at(struct wg_buf *out, int fd, uint64_t offset, uint64_t limit,
-		       uint64_t size, size_t prefix)
+int wg_pack_inflate_at(struct wg_buf *out, const struct wg_pack_source *src, uint64_t offset,
+		       uint64_t limit, uint64_t size, size_t prefix)
 {
 	unsigned char in[65536], extra;
 	size_t want = (size_t)size, produced = 0;
@@ -108,7 +88,7 @@ int wg_pack_inflate_at(struct wg_buf *out, int fd, uint64_t offset, uint64_t lim
 			}
 			if (limit - offset < n)
 				n = (size_t)(limit - offset);
-			if ((err = wg_pack_pread(fd, in, n, offset)))
+			if ((err = wg_pack_source_read(src, in, n, offset)))
 				break;
 			offset += n;
 			zs.next_in = in;
@@ -165,7 +145,7 @@ int wg_pack_open(struct wg_pack **out, const char *idx_path, const struct wg_has
 
 	if (!p)
 		return wg_error_set(WG_ENOMEM, "out of memory opening a pack");
-	p->fd = -1;
+	p->src.fd = -1;
 	p->algo = algo;
 	p->cache_limit = WG_PACK_CACHE_DEFAULT;
 	if (n < 4 || strcmp(idx_path + n - 4, ".idx")) {
@@ -180,13 +160,13 @@ int wg_pack_open(struct wg_pack **out, const char *idx_path, const struct wg_has
 	memcpy(p->path + n - 4, ".pack", 6);
 	if ((err = wg_pack_idx_open(&p->idx, idx_path, algo)))
 		goto fail;
-	p->fd = open(p->path, O_RDONLY);
-	if (p->fd < 0) {
+	p->src.fd = open(p->path, O_RDONLY);
+	if (p->src.fd < 0) {
 		err = wg_error_set(errno == ENOENT ? WG_ENOTFOUND : WG_EIO, "cannot open pack '%s': %s",
 				   p->path, strerror(errno));
 		goto fail;
 	}
-	if (fstat(p->fd, &st)) {
+	if (fstat(p->src.fd, &st)) {
 		err = wg_error_set(WG_EIO, "cannot stat '%s': %s", p->path, strerror(errno));
 		goto fail;
 	}
@@ -196,10 +176,12 @@ int wg_pack_open(struct wg_pack **out, const char *idx_path, const struct wg_has
 		goto fail;
 	}
 	p->end = p->size - algo->rawsz;
-	if ((err = wg_pack_pread(p->fd, hdr, sizeof(hdr), 0)) ||
+	if ((err = wg_pack_pread(p->src.fd, hdr, sizeof(hdr), 0)) ||
 	    (err = wg_pack_header_parse(hdr, &version, &count)) ||
-	    (err = wg_pack_pread(p->fd, trailer, algo->rawsz, p->end)))
+	    (err = wg_pack_pread(p->src.fd, trailer, algo->rawsz, p->end)))
 		goto fail;
+	/* Without windows (out of memory) reads just go to the file. */
+	p->src.windows = wg_pack_windows_new(p->src.fd, p->size);
 	if (count != wg_pack_idx_count(p->idx)) {
 		err = wg_error_set(WG_ECORRUPT, "pack '%s' claims %u objects but its index has %u",
 				   p->path, count, wg_pack_idx_count(p->idx));
@@ -233,8 +215,9 @@ void wg_pack_free(struct wg_pack *p)
 	if (!p)
 		return;
 	cache_clear(p);
-	if (p->fd >= 0)
-		close(p->fd);
+	wg_pack_windows_free(p->src.windows);
+	if (p->src.fd >= 0)
+		close(p->src.fd);
 	wg_pack_idx_free(p->idx);
 	wg_free(p->path);
 	wg_free(p);
@@ -305,7 +288,7 @@ static int read_entry(struct wg_pack *p, uint64_t offset, struct entry *e)
 		return wg_error_set(WG_ECORRUPT, "offset %llu is outside the objects of pack '%s'",
 				    (unsigned long long)offset, p->path);
 	avail = p->end - offset < sizeof(buf) ? (size_t)(p->end - offset) : sizeof(buf);
-	if ((err = wg_pack_pread(p->fd, buf, avail, offset)))
+	if ((err = wg_pack_source_read(&p->src, buf, avail, offset)))
 		return err;
 	n = wg_pack_object_header_decode(buf, avail, &e->type, &e->size);
 	if (n <= 0)
@@ -390,14 +373,14 @@ int wg_pack_read_at(struct wg_pack *p, uint64_t offset, enum wg_object_type *typ
 			goto done;
 	} else {
 		type = e.type;
-		if ((err = wg_pack_inflate_at(&base, p->fd, e.data_offset, p->end, e.size, 0)))
+		if ((err = wg_pack_inflate_at(&base, &p->src, e.data_offset, p->end, e.size, 0)))
 			goto inflate_fail;
 		if (n)
 			cache_put(p, e.offset, type, base.data, base.len);
 	}
 	while (n--) {
 		e = chain[n];
-		if ((err = wg_pack_inflate_at(&delta, p->fd, e.data_offset, p->end, e.size, 0)))
+		if ((err = wg_pack_inflate_at(&delta, &p->src, e.data_offset, p->end, e.size, 0)))
 			goto inflate_fail;
 		if ((err = wg_delta_apply(out, base.data, base.len, delta.data, delta.len, 0))) {
 			wg_error_prefix("cannot apply the delta at offset %llu in pack '%s'",
@@ -473,7 +456,7 @@ int wg_pack_read_header(struct wg_pack *p, const struct wg_oid *oid,
 		}
 		if (!have_size) {
 			/* The result size is in the delta's first bytes. */
-			if ((err = wg_pack_inflate_at(&prefix, p->fd, e.data_offset, p->end, e.size,
+			if ((err = wg_pack_inflate_at(&prefix, &p->src, e.data_offset, p->end, e.size,
 						      2 * WG_VARINT_MAX)) ||
 			    (err = wg_delta_sizes(prefix.data, prefix.len, &base_size, &result_size,
 						  &hdrlen)))

@@ -26,6 +26,7 @@
 #include "hash/oid.h"
 #include "object/object.h"
 #include "pack/idx.h"
+#include "pack/pack_source.h"
 #include "util/buf.h"
 
 struct wg_pack;
@@ -57,14 +58,11 @@ int wg_pack_read_at(struct wg_pack *pack, uint64_t offset,
 		    enum wg_object_type *type_out, struct wg_buf *out);
 
 /* Shared with the indexer: inflate the zlib stream that starts at
- * `offset` in fd (which must end before `limit`) and must produce exactly
+ * `offset` in src (which must end before `limit`) and must produce exactly
  * `size` bytes, into out (reset first). With `prefix` non-zero, stop after
  * min(prefix, size) bytes instead and do not check the stream's end.
  * WG_ECORRUPT if the stream is shorter, longer, or broken. */
-int wg_pack_inflate_at(struct wg_buf *out, int fd, uint64_t offset, uint64_t limit,
-		       uint64_t size, size_t prefix);
-
-/* pread() all of len bytes or fail with WG_EIO / WG_ECORRUPT (short). */
-int wg_pack_pread(int fd, void *buf, size_t len, uint64_t offset);
+int wg_pack_inflate_at(struct wg_buf *out, const struct wg_pack_source *src, uint64_t offset,
+		       uint64_t limit, uint64_t size, size_t prefix);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "odb/link_check.h"
 #include "odb/reachable.h"
 #include "refs/refdb.h"
 #include "remote/operation_internal.h"
@@ -39,6 +40,7 @@ struct clone {
 	struct wg_oid *wants;
 	size_t nwants;
 	struct wg_pack_receiver rcv;
+	struct wg_link_check links;   /* the connectivity check, as objects arrive */
 	struct wg_oid *shallows;
 	size_t nshallows, shallow_alloc;
 	char since[32];               /* deepen-since as seconds */
@@ -315,23 +317,18 @@ static int check_wants(struct clone *c)
 }
 
 /* Everything the refs will name must be here (git's connectivity check):
- * a server that sends a partial pack, or shallow lines that do not match
- * where the history it sent ends, is refused. */
-static int check_connected(struct clone *c)
-{
-	/* Shallow lines are kept as the server sent them, as git keeps them
-	 * (with deepen-not a server may name a boundary it did not send): a
-	 * bogus one shows up here as history that does not end where it
-	 * should. */
-	return wg_odb_check_connected(wg_repo_odb(c->repo), c->wants, c->nwants, NULL, 0,
-				      c->shallows, c->nshallows, c->filter != NULL);
-}
-
+ * the pack receiver checked, as the objects were indexed, that everything
+ * they name arrived (but the parents of shallow commits, and in a partial
+ * clone trees and blobs), so a server that sends a partial pack, or
+ * shallow lines that do not match where the history it sent ends, is
+ * refused; here the wanted tips themselves must be in it. Shallow lines are
+ * kept as the server sent them, as git keeps them (with deepen-not a
+ * server may name a boundary it did not send). */
 static int complete(struct clone *c)
 {
 	int err;
 
-	if ((err = check_wants(c)) || (c->nwants && (err = check_connected(c))) ||
+	if ((err = check_wants(c)) ||
 	    (err = write_shallow(c)) || (err = write_refs(c)) || (err = write_config(c)))
 		return err;
 	c->state = CLONE_DONE;
@@ -365,6 +362,7 @@ static int clone_event(const struct wg_fetch_event *ev, void *payload)
 static int fetch_request(struct clone *c)
 {
 	struct wg_fetch_args args = WG_FETCH_ARGS_INIT;
+	int err;
 
 	args.algo = c->d.algo;
 	args.wants = c->wants;
@@ -386,8 +384,14 @@ static int fetch_request(struct clone *c)
 	}
 	args.deepen_not = c->opts.shallow_exclude;
 	args.ndeepen_not = c->opts.nshallow_exclude;
-	return wg_pack_receiver_request(&c->rcv, &c->base, c->repo, &c->d, &args, false,
-					clone_event, c);
+	if ((err = wg_pack_receiver_request(&c->rcv, &c->base, c->repo, &c->d, &args, false,
+					    clone_event, c)))
+		return err;
+	wg_link_check_release(&c->links);
+	wg_link_check_init(&c->links, c->d.algo);
+	c->rcv.links = &c->links;
+	c->rcv.links_promisor = c->filter != NULL;
+	return 0;
 }
 
 static int clone_next(struct wg_remote_op *op)
@@ -443,7 +447,7 @@ static int add_shallow(struct clone *c, const struct wg_oid *oid)
 		c->shallow_alloc = n;
 	}
 	c->shallows[c->nshallows++] = *oid;
-	return 0;
+	return wg_link_check_shallow(&c->links, oid);
 }
 
 static int clone_feed(struct wg_remote_op *op, const void *data, size_t len)
@@ -480,6 +484,7 @@ static void clone_free(struct wg_remote_op *op)
 	struct clone *c = CL(op);
 
 	wg_pack_receiver_release(&c->rcv);
+	wg_link_check_release(&c->links);
 	wg_repo_free(c->repo);
 	if (c->created && c->state != CLONE_DONE) {
 		/* as git: a directory we made goes, one that was there (empty)

@@ -49,6 +49,55 @@ static int ix_progress(const struct wg_indexer_progress *p, void *payload)
 	return 0;
 }
 
+static int link_object(const struct wg_oid *oid, enum wg_object_type type, const void *data,
+		       size_t len, void *payload)
+{
+	return wg_link_check_object(payload, oid, type, data, len);
+}
+
+/* What arrived: the pack's objects (types as bits, so that none is 0),
+ * then the repository's. */
+struct arrived {
+	struct wg_oidmap pack;
+	struct wg_odb *odb;
+};
+
+static enum wg_object_type arrived_type(const struct wg_oid *oid, void *payload)
+{
+	struct arrived *a = payload;
+	unsigned bits = wg_oidmap_get(&a->pack, oid);
+	enum wg_object_type type;
+	size_t size;
+
+	if (bits) {
+		for (type = WG_OBJ_COMMIT; !(bits & (1u << type)); type++)
+			;
+		return type;
+	}
+	if (wg_odb_read_header(a->odb, oid, &type, &size))
+		return WG_OBJ_NONE;
+	return type;
+}
+
+static int check_links(struct wg_pack_receiver *rcv)
+{
+	struct arrived a = { WG_OIDMAP_INIT, wg_repo_odb(rcv->repo) };
+	uint32_t n = wg_indexer_object_count(rcv->ix);
+	int err = 0;
+
+	for (uint32_t i = 0; i < n && !err; i++) {
+		struct wg_indexer_object o;
+		wg_indexer_object(rcv->ix, i, &o);
+		err = wg_oidmap_set(&a.pack, &o.oid, 1u << o.type, NULL);
+	}
+	if (!err)
+		err = wg_link_check_finish(rcv->links, arrived_type, &a, rcv->links_promisor);
+	wg_oidmap_release(&a.pack);
+	if (err == WG_ENOTFOUND || err == WG_ECORRUPT)
+		return wg_error_prefix("the remote did not send all necessary objects");
+	return err;
+}
+
 static int start_indexer(struct wg_pack_receiver *rcv)
 {
 	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
@@ -64,6 +113,10 @@ static int start_indexer(struct wg_pack_receiver *rcv)
 	}
 	o.progress = rcv->op->progress ? ix_progress : NULL;
 	o.payload = rcv;
+	if (rcv->links) {
+		o.on_object = link_object;
+		o.object_payload = rcv->links;
+	}
 	return wg_indexer_new(&rcv->ix, &o);
 }
 
@@ -120,7 +173,8 @@ int wg_pack_receiver_finish(struct wg_pack_receiver *rcv, bool *got_pack,
 		return 0;
 	/* The pack and its index are in place (renamed, .idx last) before
 	 * any ref can name their objects. */
-	if ((err = wg_indexer_finish(rcv->ix, pack_hash)))
+	if ((err = wg_indexer_finish(rcv->ix, pack_hash)) ||
+	    (rcv->links && (err = check_links(rcv))))
 		return err;
 	wg_indexer_free(rcv->ix);
 	rcv->ix = NULL;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "odb/link_check.h"
 #include "pack/indexer.h"
 #include "protocol/fetch.h"
 #include "remote/operation_internal.h"
@@ -29,6 +30,11 @@ struct wg_pack_receiver {
 	uint64_t pack_bytes;
 	wg_pack_receiver_event_fn on_event;
 	void *payload;
+	/* Set after wg_pack_receiver_request() to check connectivity from the
+	 * objects as they are indexed (a clone): finish then fails unless
+	 * everything they name arrived (see odb/link_check.h). */
+	struct wg_link_check *links;
+	bool links_promisor;
 };
 
 /* Build the request for `args` into op->body and set op's request (POST

@@ -1,0 +1,46 @@
+/* The connectivity check of a clone, done from the objects as they are
+ * indexed instead of by a walk that reads them all again afterwards (what
+ * git's index-pack --check-self-contained-and-connected does for git
+ * clone). Every commit, tree and tag of the pack reports the objects it
+ * names; at the end each named object must have arrived with the type it
+ * was named with, or be allowed to be missing: the parents of shallow
+ * commits, and in a partial clone (promisor) trees and blobs.
+ *
+ * This is stricter than a walk from the wanted tips in one way only: an
+ * object in the pack that nothing wanted reaches must be complete too. */
+#ifndef WG_ODB_LINK_CHECK_H
+#define WG_ODB_LINK_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hash/oid.h"
+#include "hash/oidmap.h"
+#include "object/object.h"
+
+struct wg_link_check {
+	const struct wg_hash_algo *algo;
+	struct wg_oidmap named;     /* named objects -> expected type bits */
+	struct wg_oidmap shallow;   /* commits whose parents are not needed */
+	int error;                  /* sticky: a malformed object */
+};
+
+void wg_link_check_init(struct wg_link_check *lc, const struct wg_hash_algo *algo);
+void wg_link_check_release(struct wg_link_check *lc);
+
+/* A shallow commit: its parents need not arrive. Before its object does. */
+int wg_link_check_shallow(struct wg_link_check *lc, const struct wg_oid *commit);
+
+/* One received commit, tree or tag, whole (blobs name nothing). */
+int wg_link_check_object(struct wg_link_check *lc, const struct wg_oid *oid,
+			 enum wg_object_type type, const void *data, size_t len);
+
+/* Look up what arrived: the type of `oid`, or WG_OBJ_NONE if it did not. */
+typedef enum wg_object_type (*wg_link_lookup_fn)(const struct wg_oid *oid, void *payload);
+
+/* Every named object arrived with its type (or may be missing). An error
+ * (WG_ENOTFOUND, WG_ECORRUPT) names the first that did not. */
+int wg_link_check_finish(struct wg_link_check *lc, wg_link_lookup_fn lookup, void *payload,
+			 bool promisor);
+
+#endif
