@@ -22,6 +22,7 @@
  * exports_repo.c (repositories, objects, refs), exports_remote.c (the
  * network operations). */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "exports.h"
@@ -92,6 +93,16 @@ struct wgjs_object *wgjs_object_alloc(enum wg_object_type type)
 	}
 	obj->type = type;
 	return obj;
+}
+
+int wgjs_record_add(struct wgjs_object *list, const char *const *fields, size_t nfields)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < nfields && !err; i++)
+		err = wg_buf_add(&list->data, fields[i] ? fields[i] : "",
+				 (fields[i] ? strlen(fields[i]) : 0) + 1);
+	return err;
 }
 
 /* "commit", "tree", "blob", "tag". */

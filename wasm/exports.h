@@ -29,6 +29,10 @@ struct wgjs_object {
 
 /* An empty one, or NULL with WG_ENOMEM set. */
 struct wgjs_object *wgjs_object_alloc(enum wg_object_type type);
+
+/* Append one record of a listing: each field (NULL as "") and a NUL after
+ * it. JavaScript splits listings into records of a known width. */
+int wgjs_record_add(struct wgjs_object *list, const char *const *fields, size_t nfields);
 void wgjs_object_free(struct wgjs_object *obj);
 
 #endif

@@ -167,10 +167,11 @@ API struct wgjs_object *wgjs_fetch_updates(struct wg_remote_op *op)
 		return NULL;
 	n = wg_remote_fetch_updates(op, &u);
 	for (i = 0; i < n; i++) {
-		if (wg_buf_printf(&list->data, "%c%c%s%c%s%c%s%c%s%c", u[i].flag, 0,
-				  u[i].remote_name, 0, u[i].local_name ? u[i].local_name : "", 0,
-				  wg_oid_to_hex(&u[i].old_oid, old_hex), 0,
-				  wg_oid_to_hex(&u[i].new_oid, new_hex), 0)) {
+		const char flag[2] = { u[i].flag, '\0' };
+		const char *fields[] = { flag, u[i].remote_name, u[i].local_name,
+					 wg_oid_to_hex(&u[i].old_oid, old_hex),
+					 wg_oid_to_hex(&u[i].new_oid, new_hex) };
+		if (wgjs_record_add(list, fields, 5)) {
 			wgjs_object_free(list);
 			return NULL;
 		}
@@ -238,11 +239,10 @@ API struct wgjs_object *wgjs_push_results(struct wg_remote_op *op)
 		return NULL;
 	n = wg_remote_push_results(op, &r);
 	for (i = 0; i < n; i++) {
-		if (wg_buf_printf(&list->data, "%s%c%s%c%s%c%s%c%s%c%s%c",
-				  push_state_name(r[i].state), 0, r[i].src ? r[i].src : "", 0,
-				  r[i].dst, 0, wg_oid_to_hex(&r[i].old_oid, old_hex), 0,
-				  wg_oid_to_hex(&r[i].new_oid, new_hex), 0,
-				  r[i].reason ? r[i].reason : "", 0)) {
+		const char *fields[] = { push_state_name(r[i].state), r[i].src, r[i].dst,
+					 wg_oid_to_hex(&r[i].old_oid, old_hex),
+					 wg_oid_to_hex(&r[i].new_oid, new_hex), r[i].reason };
+		if (wgjs_record_add(list, fields, 6)) {
 			wgjs_object_free(list);
 			return NULL;
 		}

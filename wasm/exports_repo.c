@@ -190,11 +190,12 @@ API struct wgjs_object *wgjs_refs_list(struct wg_repo *repo, const char *prefix)
 		return NULL;
 	}
 	while (!(err = wg_ref_iter_next(&ref, it))) {
-		if ((err = wg_buf_printf(&list->data, "%s%c%s%c%s%c%s%c", ref->name, 0,
-					 ref->symbolic ? "" : wg_oid_to_hex(&ref->oid, oid_hex), 0,
-					 ref->symbolic ? ref->target : "", 0,
-					 ref->has_peeled ? wg_oid_to_hex(&ref->peeled, peeled_hex) : "",
-					 0)))
+		const char *fields[] = {
+			ref->name, ref->symbolic ? NULL : wg_oid_to_hex(&ref->oid, oid_hex),
+			ref->symbolic ? ref->target : NULL,
+			ref->has_peeled ? wg_oid_to_hex(&ref->peeled, peeled_hex) : NULL,
+		};
+		if ((err = wgjs_record_add(list, fields, 4)))
 			break;
 	}
 	wg_ref_iter_free(it);

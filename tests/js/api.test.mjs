@@ -81,6 +81,15 @@ test('the SHA-1 / files formats on request', async () => {
   assert.equal(git(['-C', dir, 'rev-parse', '--show-object-format']).trim(), 'sha1');
   assert.equal(git(['-C', dir, 'rev-parse', '--show-ref-format']).trim(), 'files');
   assert.equal(await wg.currentBranch({ dir }), 'trunk');
+  assert.deepEqual(await wg.listRefs({ dir }), []);
+  const tree = await wg.writeTree({ dir, entries: [] });
+  const oid = await wg.commit({ dir, tree, message: 'root', author });
+  await wg.updateRef({ dir, ref: 'refs/tags/t', oid });
+  const refs = await wg.listRefs({ dir });
+  assert.deepEqual(refs.map((r) => `${r.oid} ${r.name}`),
+    git(['-C', dir, 'for-each-ref', '--format=%(objectname) %(refname)']).trim().split('\n'));
+  assert.deepEqual((await wg.listRefs({ dir, prefix: 'refs/tags/' })).map((r) => r.name), ['refs/tags/t']);
+  git(['-C', dir, 'fsck', '--strict']);
 });
 
 for (const name of SAMPLES) {

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadWebgit, makeTmp, gitIn, startServer, SAMPLES } from './lib.mjs';
+import { loadWebgit, makeTmp, gitIn, startServer, lsRemoteLines, SAMPLES } from './lib.mjs';
 
 let wg;          // the API under test
 let tmp;         // everything this file writes
@@ -32,18 +32,6 @@ after(async () => {
   if (server) await server.stop();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
-
-// Our refs in `git ls-remote` format: "<oid>\t<name>", then
-// "<peeled>\t<name>^{}" for an annotated tag.
-function lsRemoteLines(refs) {
-  const lines = [];
-  for (const r of refs) {
-    if (r.unborn) continue;
-    lines.push(`${r.oid}\t${r.name}`);
-    if (r.peeled) lines.push(`${r.peeled}\t${r.name}^{}`);
-  }
-  return lines;
-}
 
 for (const name of REPOS) {
   test(`listRemoteRefs equals git ls-remote (${name})`, async () => {

@@ -1,6 +1,6 @@
-// Shared by the JS tests: the built package, the reference git, and the
+// Shared by the JS tests: the built package, the reference git, the
 // local Git HTTP server with the sample repositories (started by PID,
-// stopped by PID).
+// stopped by PID), and Debian's Chromium through playwright-core.
 //
 //   WEBGIT_JS_DIR  the built package (<build>/js from wasm/wasm.cmake;
 //                  default build/wasm/js)
@@ -9,12 +9,16 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const JS_DIR = path.resolve(ROOT, process.env.WEBGIT_JS_DIR || 'build/wasm/js');
 export const GIT = process.env.GIT || path.join(ROOT, '.cache/git-ref/bin/git');
 export const SAMPLES = ['sample-sha1-files', 'sample-sha256-reftable'];
+export const CHROMIUM = '/usr/bin/chromium';
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** The API under test. */
 export function loadWebgit() {
@@ -26,14 +30,18 @@ export function makeTmp(label) {
   return fs.mkdtempSync(path.join(os.tmpdir(), `webgit-${label}-`));
 }
 
-/** The reference git with no user or system configuration; HOME is `home`. */
+/**
+ * The reference git with no user or system configuration; HOME is `home`.
+ * opts go to execFileSync (opts.input is its stdin).
+ */
 export function gitIn(home) {
   return (args, opts = {}) => execFileSync(GIT, args, {
     encoding: opts.encoding === undefined ? 'utf8' : opts.encoding,
     maxBuffer: 64 << 20,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     env: {
-      ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: home, XDG_CONFIG_HOME: home, LC_ALL: 'C',
+      ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', HOME: home,
+      XDG_CONFIG_HOME: home, LC_ALL: 'C', TZ: 'UTC',
       GIT_AUTHOR_NAME: 'A U Thor', GIT_AUTHOR_EMAIL: 'author@example.com',
       GIT_COMMITTER_NAME: 'C O Mitter', GIT_COMMITTER_EMAIL: 'committer@example.com',
     },
@@ -41,22 +49,35 @@ export function gitIn(home) {
   });
 }
 
-/**
- * Make the sample repositories under tmp/repos and serve them; returns
- * { base, repos, stop }. `args` are extra server options (e.g. --log FILE).
- */
-export function startServer(tmp, args = []) {
-  const repos = path.join(tmp, 'repos');
-  execFileSync(path.join(ROOT, 'tests/server/make-repos.sh'), [repos], {
+/** Make the sample repositories (bare, served as /git/NAME.git) in `dir`. */
+export function makeRepos(dir) {
+  execFileSync(path.join(ROOT, 'tests/server/make-repos.sh'), [dir], {
     env: { ...process.env, GIT }, stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const state = path.join(tmp, 'server');
+  return dir;
+}
+
+/**
+ * Serve the repositories in `repos` with its state in the directory `state`;
+ * returns { base, repos, pid, stop }. `args` are extra server options
+ * (e.g. --log FILE, --static DIR, --mount /PREFIX/=DIR).
+ */
+export function startServerAt(state, repos, args = []) {
   const base = execFileSync(path.join(ROOT, 'tests/server/start.sh'), [state, '--root', repos, ...args], {
     env: { ...process.env, GIT }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
   }).trim();
   const pid = Number(fs.readFileSync(path.join(state, 'pid'), 'utf8'));
   if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(base)) throw new Error(`server said ${base}`);
   return { base, repos, pid, stop: () => stopPid(pid) };
+}
+
+/**
+ * Make the sample repositories under tmp/repos and serve them (state in
+ * tmp/server); returns { base, repos, pid, stop }. `args` as for
+ * startServerAt.
+ */
+export function startServer(tmp, args = []) {
+  return startServerAt(path.join(tmp, 'server'), makeRepos(path.join(tmp, 'repos')), args);
 }
 
 /** SIGTERM, wait up to 5 s, then SIGKILL. */
@@ -66,10 +87,52 @@ export async function stopPid(pid) {
     process.kill(pid, 'SIGTERM');
     for (let i = 0; i < 50; i++) {
       process.kill(pid, 0);          // throws once it is gone
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
     process.kill(pid, 'SIGKILL');
   } catch {
     // exited
   }
+}
+
+/**
+ * Our refs (listRemoteRefs) in `git ls-remote` format: "<oid>\t<name>",
+ * then "<peeled>\t<name>^{}" for an annotated tag.
+ */
+export function lsRemoteLines(refs) {
+  const lines = [];
+  for (const r of refs) {
+    if (r.unborn) continue;
+    lines.push(`${r.oid}\t${r.name}`);
+    if (r.peeled) lines.push(`${r.peeled}\t${r.name}^{}`);
+  }
+  return lines;
+}
+
+/**
+ * Debian's Chromium (CHROMIUM, headless) on a persistent context in
+ * userDataDir, driven by playwright-core from tests/node_modules; `options`
+ * add to or override playwright's launchPersistentContext options. Throws
+ * if the browser or playwright-core is missing: no browser is ever
+ * downloaded.
+ */
+export async function launchChromium(userDataDir, options = {}) {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (scripts/bootstrap.sh does, or ` +
+      'apt-get install chromium). This test never downloads a browser.');
+  }
+  const require = createRequire(path.join(ROOT, 'tests/package.json'));
+  let chromium;
+  try {
+    ({ chromium } = require('playwright-core'));
+  } catch (e) {
+    throw new Error('playwright-core is not installed in tests/node_modules: run scripts/bootstrap.sh ' +
+      `(or cd tests && npm ci): ${e.message}`);
+  }
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-background-networking'],
+    ...options,
+  });
 }

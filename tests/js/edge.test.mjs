@@ -1,0 +1,247 @@
+// The JS API in Cloudflare's workerd: tests/js/edge/worker.mjs, a Worker that
+// imports the built package (index.js, the glue webgit.mjs, and webgit.wasm
+// as a Wasm module), answers ls-remote and no-clone file reads over the
+// local Git HTTP server; checked against the reference git.
+//
+//   WEBGIT_JS_DIR=build/h-wasm/js node --test tests/js/edge.test.mjs
+//
+// workerd comes from tests/node_modules (`cd tests && npm ci`). The config
+// is generated at test time in a temporary directory; workerd listens on a
+// free port of 127.0.0.1 and is stopped by its PID.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  JS_DIR, SAMPLES, gitIn, lsRemoteLines, makeTmp, sleep, startServer, stopPid,
+} from './lib.mjs';
+
+const WORKER = fileURLToPath(new URL('edge/worker.mjs', import.meta.url));
+
+let tmp;           // everything this file writes
+let git;           // the reference git
+let server;        // the Git server, { base, repos, stop }
+let serverLog;     // its --log file
+let workerd;       // the workerd child process
+let edge;          // workerd's socket, http://127.0.0.1:PORT
+
+const REPOS = SAMPLES;
+const repoUrl = (name) => `${server.base}/git/${name}.git`;
+const gitDir = (name) => path.join(server.repos, `${name}.git`);
+
+function workerdBinary() {
+  const require = createRequire(new URL('../package.json', import.meta.url));
+  let pkg;
+  try {
+    pkg = require.resolve('workerd/package.json');
+  } catch {
+    throw new Error('workerd is not installed in tests/node_modules: run `cd tests && npm ci`');
+  }
+  const bin = path.join(path.dirname(pkg), 'bin', 'workerd');
+  fs.accessSync(bin, fs.constants.X_OK);
+  return bin;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// A capnp string literal holding `file` relative to the config directory
+// (workerd's embed does not take absolute paths).
+const embedPath = (configDir, file) => JSON.stringify(path.relative(configDir, file));
+
+function writeConfig(dir, port) {
+  // Every JS module of the package (index.js and what it imports, the glue
+  // webgit.mjs) under its own name, so relative imports resolve as on disk.
+  const jsModules = fs.readdirSync(JS_DIR).filter((f) => /\.(m?js)$/.test(f)).sort();
+  for (const f of ['index.js', 'webgit.mjs']) assert.ok(jsModules.includes(f), `no ${f} in ${JS_DIR}`);
+  const modules = [
+    `(name = "worker.mjs", esModule = embed ${embedPath(dir, WORKER)})`,
+    ...jsModules.map((f) => `(name = "${f}", esModule = embed ${embedPath(dir, path.join(JS_DIR, f))})`),
+    `(name = "webgit.wasm", wasm = embed ${embedPath(dir, path.join(JS_DIR, 'webgit.wasm'))})`,
+  ];
+  const config = `using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [
+    (name = "main", worker = .worker),
+    (name = "internet", network = (allow = ["public", "private", "local"])),
+  ],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+
+const worker :Workerd.Worker = (
+  modules = [
+    ${modules.join(',\n    ')},
+  ],
+  compatibilityDate = "2024-09-23",
+  globalOutbound = "internet",
+);
+`;
+  const file = path.join(dir, 'config.capnp');
+  fs.writeFileSync(file, config);
+  return file;
+}
+
+async function startWorkerd() {
+  const bin = workerdBinary();
+  const dir = path.join(tmp, 'workerd');
+  fs.mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const config = writeConfig(dir, port);
+  const out = fs.openSync(path.join(dir, 'out'), 'w');
+  const err = fs.openSync(path.join(dir, 'err'), 'w');
+  workerd = spawn(bin, ['serve', config], { cwd: dir, stdio: ['ignore', out, err] });
+  fs.closeSync(out);
+  fs.closeSync(err);
+  let exited = null;
+  workerd.on('exit', (code, signal) => { exited = code ?? signal; });
+  const url = `http://127.0.0.1:${port}`;
+  for (let t = 0; t < 20000; t += 100) {
+    if (exited !== null) break;
+    if (await new Promise((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => { s.destroy(); resolve(true); });
+      s.on('error', () => resolve(false));
+    })) return url;
+    await sleep(100);
+  }
+  const log = fs.readFileSync(path.join(dir, 'err'), 'utf8');
+  throw new Error(`workerd did not start (${exited !== null ? `exit ${exited}` : 'timeout'}):\n${log}`);
+}
+
+before(async () => {
+  for (const f of ['index.js', 'webgit.mjs', 'webgit.wasm']) {
+    assert.ok(fs.existsSync(path.join(JS_DIR, f)), `no ${f} in WEBGIT_JS_DIR=${JS_DIR}`);
+  }
+  tmp = makeTmp('edge');
+  git = gitIn(tmp);
+  serverLog = path.join(tmp, 'server.log');
+  server = startServer(tmp, ['--log', serverLog]);
+  edge = await startWorkerd();
+});
+
+after(async () => {
+  if (workerd?.pid && workerd.exitCode === null && workerd.signalCode === null) {
+    await stopPid(workerd.pid);
+  }
+  if (server) await server.stop();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+// The server's log lines (METHOD PATH STATUS REQ_BYTES RESP_BYTES MS PROTO)
+// written while fn() ran.
+async function serverRequests(fn) {
+  const size = () => (fs.existsSync(serverLog) ? fs.statSync(serverLog).size : 0);
+  const start = size();
+  const result = await fn();
+  // The server logs when each response finishes: let the lines land.
+  let last = -1;
+  for (let i = 0; i < 20 && size() !== last; i++) {
+    last = size();
+    await sleep(50);
+  }
+  const text = fs.readFileSync(serverLog).subarray(start).toString('utf8');
+  const lines = text.split('\n').filter(Boolean).map((l) => {
+    const [method, p, status, reqBytes, respBytes, ms] = l.split(' ');
+    return { method, path: p, status: Number(status), reqBytes: Number(reqBytes), respBytes: Number(respBytes), ms: Number(ms) };
+  });
+  return { result, lines };
+}
+
+const edgeUrl = (route, params) => `${edge}/${route}?${new URLSearchParams(params)}`;
+
+async function getFile(name, ref, p) {
+  const params = { url: repoUrl(name), path: p };
+  if (ref !== undefined) params.ref = ref;
+  const res = await fetch(edgeUrl('file', params));
+  return { res, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+for (const name of REPOS) {
+  test(`workerd: /refs equals git ls-remote (${name})`, async () => {
+    const res = await fetch(edgeUrl('refs', { url: repoUrl(name) }));
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    const refs = JSON.parse(text);
+    assert.deepEqual(lsRemoteLines(refs), git(['ls-remote', repoUrl(name)]).trimEnd().split('\n'));
+    assert.equal(refs.find((r) => r.name === 'HEAD')?.target, 'refs/heads/main');
+    const hexlen = name.includes('sha256') ? 64 : 40;
+    for (const r of refs) assert.equal(r.oid.length, hexlen, r.name);
+  });
+}
+
+for (const name of REPOS) {
+  test(`workerd: /file equals git show, nested path at a tag and HEAD (${name})`, async (t) => {
+    const dir = gitDir(name);
+    for (const ref of ['v1.0', 'HEAD', undefined]) {
+      const rev = ref ?? 'HEAD';
+      const nested = git(['--git-dir', dir, 'ls-tree', '-r', '--name-only', rev]).split('\n')
+        .find((p) => p.includes('/'));
+      assert.ok(nested, `a nested path at ${rev}`);
+      const { result: { res, body }, lines } = await serverRequests(() => getFile(name, ref, nested));
+      assert.equal(res.status, 200, `${rev}:${nested}: ${body.toString()}`);
+      const expected = git(['--git-dir', dir, 'show', `${rev}:${nested}`], { encoding: 'buffer' });
+      assert.ok(body.equals(expected), `${rev}:${nested}: ${body.length} bytes, git show gave ${expected.length}`);
+      const wire = lines.reduce((n, l) => n + l.respBytes, 0);
+      const sent = lines.reduce((n, l) => n + l.reqBytes, 0);
+      const h = (k) => Number(res.headers.get(`x-webgit-${k}`));
+      t.diagnostic(`${name} ${ref === undefined ? '(no ref)' : ref}:${nested}: edge read made ` +
+        `${lines.length} HTTP requests, ${wire} bytes received, ${sent} bytes sent ` +
+        `(server log: ${lines.map((l) => `${l.method} ${l.respBytes}`).join(', ')}; ` +
+        `onRequest: ${h('api-requests')} requests, ${h('api-received')} received, ${h('api-sent')} sent)`);
+      assert.ok(lines.length > 0, 'the server saw the requests');
+      const seen = lines.map((l) => `${l.method} ${l.path} ${l.status}`).join(', ');
+      assert.equal(h('requests'), lines.length, `requests made by the worker's fetch and seen by the server: ${seen}`);
+      assert.equal(h('api-requests'), lines.length, `requests reported by onRequest and seen by the server: ${seen}`);
+      assert.equal(h('api-received'), h('bytes'), 'bytes reported by onRequest and read through fetch()');
+      for (const l of lines) assert.ok(l.status < 400, `${l.method} ${l.path} ${l.status}`);
+    }
+  });
+}
+
+test('workerd: /file of a binary file and an executable at a branch', async () => {
+  const name = REPOS[0];
+  const dir = gitDir(name);
+  const entries = git(['--git-dir', dir, 'ls-tree', '-r', '-z', 'main']).split('\0').filter(Boolean)
+    .map((l) => { const [meta, p] = l.split('\t'); const [mode, type, oid] = meta.split(' '); return { mode, type, oid, p }; });
+  const binary = entries.find((e) => e.type === 'blob' &&
+    git(['--git-dir', dir, 'cat-file', 'blob', e.oid], { encoding: 'buffer' }).includes(0));
+  const exec = entries.find((e) => e.mode === '100755');
+  for (const e of [binary, exec].filter(Boolean)) {
+    const { res, body } = await getFile(name, 'main', e.p);
+    assert.equal(res.status, 200, body.toString());
+    assert.ok(body.equals(git(['--git-dir', dir, 'cat-file', 'blob', e.oid], { encoding: 'buffer' })), e.p);
+  }
+  assert.ok(binary, 'the sample has a binary file');
+});
+
+for (const name of REPOS) {
+  test(`workerd: a missing path is a 404 with the error code (${name})`, async () => {
+    const { res, body } = await getFile(name, 'v1.0', 'no/such/file.txt');
+    assert.equal(res.status, 404, body.toString());
+    const err = JSON.parse(body.toString());
+    assert.equal(err.code, 'ENOTFOUND');
+    assert.ok(typeof err.message === 'string' && err.message.length > 0, 'a message');
+  });
+}
+
+test('workerd: a missing repository is a 404 with the error code', async () => {
+  const res = await fetch(edgeUrl('refs', { url: repoUrl('no-such-repo') }));
+  const err = await res.json();
+  assert.equal(res.status, 404, JSON.stringify(err));
+  assert.equal(err.code, 'ENOTFOUND');
+  const file = await getFile('no-such-repo', 'main', 'README.md');
+  assert.equal(file.res.status, 404, file.body.toString());
+  assert.equal(JSON.parse(file.body.toString()).code, 'ENOTFOUND');
+});
