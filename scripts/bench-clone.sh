@@ -112,26 +112,12 @@ fi
 STATE=$W/server
 LOG=$W/server.log
 RUNDIR=$W/runs
-SERVER_PID=
-: >"$LOG"
 rm -rf "$RUNDIR"
 mkdir -p "$RUNDIR"
 
-cleanup() {
-	[ -n "$SERVER_PID" ] || return 0
-	if kill -0 "$SERVER_PID" 2>/dev/null; then
-		kill -TERM "$SERVER_PID" 2>/dev/null || true
-		for _ in $(seq 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.05; done
-		kill -KILL "$SERVER_PID" 2>/dev/null || true
-	fi
-	rm -f "$STATE/pid" "$STATE/port" "$STATE/url"
-	SERVER_PID=
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-URL=$(GIT=$GIT "$ROOT/tests/server/start.sh" "$STATE" --root "$W/repos" --log "$LOG")
-SERVER_PID=$(cat "$STATE/pid")
+# shellcheck source=scripts/bench-server.sh
+. "$ROOT/scripts/bench-server.sh"
+bench_server_start "$STATE" "$W/repos" "$LOG"
 URL=$URL/git/big.git
 echo "server pid $SERVER_PID at $URL" >&2
 
@@ -275,7 +261,7 @@ for mode in $MODES; do
 		fi
 	done
 done
-cleanup
+bench_server_stop
 
 # ---- the table -----------------------------------------------------------------
 
