@@ -132,7 +132,9 @@ export async function launchChromium(userDataDir, options = {}) {
   return chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-background-networking'],
+    // --disable-dev-shm-usage: containers often give /dev/shm 64 MB, which
+    // Chromium outgrows.
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-dev-shm-usage'],
     ...options,
   });
 }
