@@ -102,9 +102,9 @@ int wg_remote_check_response(const char *url, int status, const char *content_ty
 	size_t n = strlen(expected_type);
 
 	if (status == 401)
-		return wg_error_set(WG_ERROR, "Authentication failed for '%s'", url);
+		return wg_error_set(WG_EAUTH, "Authentication failed for '%s'", url);
 	if (status == 403)
-		return wg_error_set(WG_ERROR, "access to '%s' denied (HTTP 403)", url);
+		return wg_error_set(WG_EAUTH, "access to '%s' denied (HTTP 403)", url);
 	if (status == 404)
 		return wg_error_set(WG_ENOTFOUND, "repository '%s' not found", url);
 	if (status != 200)

@@ -73,6 +73,7 @@ const char *wg_error_name(int code)
 	case WG_EFSCK: return "EFSCK";
 	case WG_ENEEDMORE: return "ENEEDMORE";
 	case WG_ITEROVER: return "ITEROVER";
+	case WG_EAUTH: return "EAUTH";
 	default: return "EUNKNOWN";
 	}
 }

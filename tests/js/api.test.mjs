@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadWebgit, makeTmp, gitIn, startServer, SAMPLES } from './lib.mjs';
+import { loadWebgit, makeTmp, gitIn, startServer, startServerAt, SAMPLES } from './lib.mjs';
 
 let wg;
 let tmp;
@@ -202,4 +202,50 @@ test('deleteRepo removes a repository, and refuses what is not one', async () =>
   fs.mkdirSync(plain, { recursive: true });
   await assert.rejects(wg.deleteRepo({ dir: plain }), { code: 'EINVALID' });
   assert.equal(fs.existsSync(plain), true);
+});
+
+test('credentials: headers and a custom fetch() authenticate a push; none is EAUTH', async () => {
+  const auth = startServerAt(path.join(tmp, 'auth-server'), server.repos, ['--auth', 'web:secret']);
+  try {
+    const name = SAMPLES[0];
+    const url = `${auth.base}/git/${name}.git`;
+    const dir = newDir('auth');
+    await wg.clone({ url, dir, depth: 1 });     // fetches need no credentials
+    const base = await wg.resolveRef({ dir, ref: 'main' });
+    const tree = await wg.resolveRef({ dir, ref: 'main^{tree}' });
+    const basic = `Basic ${Buffer.from('web:secret').toString('base64')}`;
+    const remoteDir = path.join(server.repos, `${name}.git`);
+
+    const c1 = await wg.commit({ dir, ref: 'refs/heads/auth-1', tree, parents: [base], message: 'auth 1', author });
+    await assert.rejects(wg.push({ dir, refspecs: ['auth-1'] }), (e) => {
+      assert.equal(e.code, 'EAUTH');
+      assert.match(e.message, /Authentication failed/);
+      return true;
+    });
+    await assert.rejects(wg.push({ dir, refspecs: ['auth-1'], headers: { Authorization: 'Basic d3Jvbmc6d3Jvbmc=' } }),
+      { code: 'EAUTH' });
+    assert.throws(() => git(['-C', remoteDir, 'rev-parse', '--verify', '-q', 'auth-1']));
+
+    const viaHeaders = await wg.push({ dir, refspecs: ['auth-1'], headers: { Authorization: basic } });
+    assert.equal(viaHeaders.ok, true);
+    assert.equal(git(['-C', remoteDir, 'rev-parse', 'auth-1']).trim(), c1);
+
+    const c2 = await wg.commit({ dir, ref: 'refs/heads/auth-2', tree, parents: [base], message: 'auth 2', author });
+    const seen = [];
+    const viaFetch = await wg.push({
+      dir,
+      refspecs: ['auth-2'],
+      fetch: (input, init) => {
+        seen.push(input);
+        const headers = new Headers(init.headers);
+        headers.set('Authorization', basic);
+        return fetch(input, { ...init, headers });
+      },
+    });
+    assert.equal(viaFetch.ok, true);
+    assert.ok(seen.some((u) => u.endsWith('/git-receive-pack')), 'the custom fetch made the requests');
+    assert.equal(git(['-C', remoteDir, 'rev-parse', 'auth-2']).trim(), c2);
+  } finally {
+    await auth.stop();
+  }
 });
