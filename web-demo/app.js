@@ -203,7 +203,6 @@ async function connect() {
 
 const state = {
   client: null,
-  api: [],
   repos: [],          // repository directories, sorted
   dir: null,          // the one shown
   refs: null,         // the worker's refs() answer for dir
@@ -231,22 +230,16 @@ function metaAll() {
 
 // --- repositories ------------------------------------------------------------------------
 
+// The repositories are what the storage holds (listRepos()); what the page
+// remembers of one that is gone (deleted in another tab, or kept in memory
+// only before a reload) is forgotten.
 async function refreshRepos() {
   const { dirs } = await call('repos');
-  const meta = metaAll();
-  let list;
-  if (Array.isArray(dirs)) {
-    list = dirs.map((d) => (typeof d === 'string' ? d : d?.dir)).filter(Boolean);
-    // Forget what the page knew of repositories that are gone.
-    let changed = false;
-    for (const d of Object.keys(meta)) {
-      if (!list.includes(d)) { delete meta[d]; changed = true; }
-    }
-    if (changed) store.set('repos', meta);
-  } else {
-    list = Object.keys(meta);
+  for (const d of Object.keys(metaAll())) {
+    if (!dirs.includes(d)) forgetRepo(d);
   }
-  state.repos = [...new Set(list)].sort();
+  const meta = metaAll();
+  state.repos = [...dirs].sort();
   els.repoSelect.replaceChildren(...state.repos.map((d) => {
     const url = meta[d]?.url;
     return h('option', { value: d, text: d.replace(`${REPO_ROOT}/`, ''), title: url ? `${d} — ${url}` : d });
@@ -310,19 +303,11 @@ async function openRepo(dir, { restore = true } = {}) {
 
   let info;
   try {
-    info = await call('refs', { dir, url: meta.url });
+    info = await call('refs', { dir });
   } catch (e) {
     if (gen !== state.gen) return;
     els.tree.replaceChildren();
-    if (state.persistent) {
-      showError(`Cannot open ${dir}`, e);
-    } else {
-      // Kept in memory only: after a reload it is gone for good.
-      showNotice(`${dir} was kept in memory only (this webgit has no browser storage) and is gone.`);
-      forgetRepo(dir);
-      await refreshRepos();
-      showNoRepo();
-    }
+    showError(`Cannot open ${dir}`, e);
     document.body.dataset.ready = 'true';
     return;
   }
@@ -645,17 +630,17 @@ async function loadLog(gen) {
   }
   if (gen !== state.gen) return;
   els.log.replaceChildren(...res.commits.map((c) => {
-    const subject = (c.message || '').split('\n', 1)[0] || '(no message)';
-    const who = c.author || c.committer;
-    const when = c.committer?.timestamp || who?.timestamp;
+    const subject = c.message.split('\n', 1)[0] || '(no message)';
+    const who = c.author;
+    const when = c.committer.timestamp;     // the date the log is ordered by
     return h('li', { dataset: { oid: c.oid }, 'aria-current': c.oid === state.commit ? 'true' : null }, [
       h('button', {
         type: 'button',
-        title: `${c.oid}\n${who ? `${who.name} <${who.email}>` : ''}\n${when ? new Date(when * 1000).toISOString() : ''}\n\n${c.message || ''}`,
+        title: `${c.oid}\n${who.name} <${who.email}>\n${new Date(when * 1000).toISOString()}\n\n${c.message}`,
         onclick: () => { clearMessage(); selectRef(c.oid); },
       }, [
-        h('span', { class: 'subject' }, [subject, c.parents?.length > 1 ? h('span', { class: 'merge', text: 'merge' }) : null]),
-        h('span', { class: 'meta', text: `${short(c.oid).slice(0, 7)} · ${who?.name || '?'} · ${when ? ago(when) : ''}` }),
+        h('span', { class: 'subject' }, [subject, c.parents.length > 1 ? h('span', { class: 'merge', text: 'merge' }) : null]),
+        h('span', { class: 'meta', text: `${short(c.oid).slice(0, 7)} · ${who.name} · ${ago(when)}` }),
       ]),
     ]);
   }));
@@ -710,11 +695,6 @@ async function startClone(event) {
     meta[dir] = { url, clonedAt: Date.now() };
     store.set('repos', meta);
     await refreshRepos();
-    if (!state.repos.includes(dir)) {
-      // listRepos() does not list it (yet): show it anyway.
-      state.repos.push(dir);
-      els.repoSelect.append(h('option', { value: dir, text: dir.replace(`${REPO_ROOT}/`, '') }));
-    }
     await openRepo(dir, { restore: false });
   } catch (e) {
     state.cloning = null;
@@ -762,8 +742,7 @@ async function main() {
   els.samples.replaceChildren(...SAMPLES.map((s) => h('option', { value: `${location.origin}/git/${s}.git` })));
   try {
     state.client = await connect();
-    const { api, storage } = await call('hello');
-    state.api = api;
+    const { storage } = await call('hello');
     state.persistent = storage === 'idb';
   } catch (e) {
     els.status.textContent = 'webgit did not load';
@@ -771,21 +750,18 @@ async function main() {
     showError('Cannot load webgit from ./webgit/index.js', e);
     return;
   }
-  const persistent = state.persistent;
-  els.deleteRepo.hidden = !state.api.includes('deleteRepo');
   els.status.textContent = `webgit runs in ${state.client.mode === 'worker' ? 'a Web Worker' : 'the page'}; ` +
-    (persistent ? 'repositories are kept in this browser (IndexedDB).'
-      : 'this webgit build keeps repositories in memory only: they are gone after a reload.');
+    (state.persistent ? 'repositories are kept in this browser (IndexedDB).'
+      : 'without IndexedDB here, repositories are kept in memory only: they are gone after a reload.');
   const last = store.get('current', null);
-  if (!persistent && Object.keys(metaAll()).length) {
-    // A new page has a new, empty memory: what was cloned before is gone.
-    for (const d of Object.keys(metaAll())) forgetRepo(d);
-    if (last) showNotice(`${last} was kept in memory only (this webgit has no browser storage) and is gone after the reload.`);
-  }
   try {
     await refreshRepos();
   } catch (e) {
     showError('Cannot list the stored repositories', e);
+  }
+  if (last && !state.repos.includes(last) && !state.persistent) {
+    // A new page has a new, empty memory: what was cloned before is gone.
+    showNotice(`${last} was kept in memory only (no IndexedDB here) and is gone after the reload.`);
   }
   const dir = state.repos.includes(last) ? last : state.repos[0];
   if (dir) {
