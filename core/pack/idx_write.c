@@ -7,6 +7,7 @@
 #include "util/alloc.h"
 #include "util/endian.h"
 #include "util/error.h"
+#include "util/sort.h"
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -17,7 +18,7 @@ static int cmp_entry(const void *a, const void *b)
 int wg_pack_idx_sort(struct wg_pack_idx_entry *entries, size_t n)
 {
 	size_t i;
-	qsort(entries, n, sizeof(*entries), cmp_entry);
+	wg_sort(entries, n, sizeof(*entries), cmp_entry);
 	for (i = 1; i < n; i++)
 		if (!cmp_entry(&entries[i - 1], &entries[i]))
 			return wg_error_set(WG_ECORRUPT, "pack has object %s twice",
@@ -121,7 +122,7 @@ int wg_pack_rev_write(struct wg_buf *out, const struct wg_hash_algo *algo,
 		order[i].entries = entries;
 		order[i].pos = (uint32_t)i;
 	}
-	qsort(order, n, sizeof(*order), cmp_offset);
+	wg_sort(order, n, sizeof(*order), cmp_offset);
 	/* "RIDX", version 1, hash id (1 = SHA-1, 2 = SHA-256). */
 	if (!(err = wg_buf_grow(out, 12 + n * 4 + 2 * algo->rawsz)) &&
 	    !(err = add_be32(out, WG_PACK_REV_SIGNATURE)) && !(err = add_be32(out, 1)) &&

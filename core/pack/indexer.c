@@ -19,6 +19,7 @@
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/hex.h"
+#include "util/sort.h"
 #include "util/varint.h"
 
 #define WBUF_SIZE ((size_t)256 << 10)
@@ -1006,7 +1007,7 @@ static int fix_thin(struct wg_indexer *ix)
 	memcpy(bypos, ix->refs, ix->nrefs * sizeof(*bypos));
 	/* git's order: the unresolved deltas in pack order, each base
 	 * appended (and its tree resolved) before looking at the next. */
-	qsort(bypos, ix->nrefs, sizeof(*bypos), cmp_ref_pos);
+	wg_sort(bypos, ix->nrefs, sizeof(*bypos), cmp_ref_pos);
 	/* Appended objects overwrite the old trailer. */
 	ix->file_pos -= ix->algo->rawsz;
 	for (i = 0; i < ix->nrefs && !err; i++) {
@@ -1252,9 +1253,9 @@ static int finish(struct wg_indexer *ix, unsigned char *pack_hash)
 			ix->ofs[k++].obj = i;
 		}
 	if (ix->nofs)
-		qsort(ix->ofs, ix->nofs, sizeof(*ix->ofs), cmp_ofs);
+		wg_sort(ix->ofs, ix->nofs, sizeof(*ix->ofs), cmp_ofs);
 	if (ix->nrefs)
-		qsort(ix->refs, ix->nrefs, sizeof(*ix->refs), cmp_ref);
+		wg_sort(ix->refs, ix->nrefs, sizeof(*ix->refs), cmp_ref);
 	/* The file ends before the trailer for reading entries. */
 	ix->file_pos -= ix->algo->rawsz;
 	ix->windows = wg_pack_windows_new(ix->fd, ix->file_pos);

@@ -16,6 +16,7 @@
 #include "pack/pack_format.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/sort.h"
 #include "util/varint.h"
 
 /* Git does not try to delta objects this small: the delta header and a
@@ -415,7 +416,7 @@ static int find_deltas(struct wg_pack_writer *w)
 		wg_free(keys);
 		return 0;
 	}
-	qsort(keys, n, sizeof(*keys), cmp_keys);
+	wg_sort(keys, n, sizeof(*keys), cmp_keys);
 
 	memset(&s, 0, sizeof(s));
 	s.w = w;
