@@ -1311,6 +1311,54 @@ void wg_indexer_object(const struct wg_indexer *ix, uint32_t i, struct wg_indexe
 	out->base = o->base_no;
 }
 
+enum wg_object_type wg_indexer_find(const struct wg_indexer *ix, const struct wg_oid *oid)
+{
+	/* The .idx (v2) in memory: 8 header bytes, the fan-out, then the
+	 * sorted ids, their CRCs, their 31-bit offsets (or, with the top bit,
+	 * indexes into the 64-bit offsets that follow). */
+	const unsigned char *idx = ix->idx.data, *ids, *ofs;
+	const size_t rawsz = ix->algo->rawsz;
+	uint32_t n, lo, hi, pos, first = oid->hash[0];
+	uint64_t offset;
+
+	if (ix->idx.len < 8 + 256 * 4)
+		return WG_OBJ_NONE;
+	n = wg_get_be32(idx + 8 + 255 * 4);
+	ids = idx + 8 + 256 * 4;
+	ofs = ids + (size_t)n * (rawsz + 4);
+	lo = first ? wg_get_be32(idx + 8 + (first - 1) * 4) : 0;
+	hi = wg_get_be32(idx + 8 + first * 4);
+	for (;;) {
+		int c;
+		if (lo >= hi)
+			return WG_OBJ_NONE;
+		pos = lo + (hi - lo) / 2;
+		c = memcmp(oid->hash, ids + (size_t)pos * rawsz, rawsz);
+		if (!c)
+			break;
+		if (c < 0)
+			hi = pos;
+		else
+			lo = pos + 1;
+	}
+	offset = wg_get_be32(ofs + (size_t)pos * 4);
+	if (offset & 0x80000000u)
+		offset = wg_get_be64(ofs + (size_t)n * 4 + (offset & 0x7fffffffu) * 8);
+	/* The objects are in pack order: ascending offsets. */
+	lo = 0;
+	hi = ix->nobjs;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (ix->objs[mid].offset == offset)
+			return (enum wg_object_type)ix->objs[mid].real_type;
+		if (ix->objs[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return WG_OBJ_NONE;
+}
+
 const struct wg_buf *wg_indexer_idx_data(const struct wg_indexer *ix) { return &ix->idx; }
 const char *wg_indexer_pack_path(const struct wg_indexer *ix) { return ix->final_pack; }
 const char *wg_indexer_idx_path(const struct wg_indexer *ix) { return ix->final_idx; }

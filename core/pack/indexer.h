@@ -109,6 +109,9 @@ struct wg_indexer_object {
 };
 uint32_t wg_indexer_object_count(const struct wg_indexer *ix);
 void wg_indexer_object(const struct wg_indexer *ix, uint32_t i, struct wg_indexer_object *out);
+/* After a successful finish: the type of `oid` if the pack holds it, else
+ * WG_OBJ_NONE (a binary search of the index; nothing is read). */
+enum wg_object_type wg_indexer_find(const struct wg_indexer *ix, const struct wg_oid *oid);
 /* The .idx bytes that were (or would have been) written. */
 const struct wg_buf *wg_indexer_idx_data(const struct wg_indexer *ix);
 /* Final paths (NULL when not written). */

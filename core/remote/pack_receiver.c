@@ -55,44 +55,25 @@ static int link_object(const struct wg_oid *oid, enum wg_object_type type, const
 	return wg_link_check_object(payload, oid, type, data, len);
 }
 
-/* What arrived: the pack's objects (types as bits, so that none is 0),
- * then the repository's. */
-struct arrived {
-	struct wg_oidmap pack;
-	struct wg_odb *odb;
-};
-
+/* What arrived: the pack's objects (its index, in memory), then what the
+ * repository had. */
 static enum wg_object_type arrived_type(const struct wg_oid *oid, void *payload)
 {
-	struct arrived *a = payload;
-	unsigned bits = wg_oidmap_get(&a->pack, oid);
-	enum wg_object_type type;
+	struct wg_pack_receiver *rcv = payload;
+	enum wg_object_type type = wg_indexer_find(rcv->ix, oid);
 	size_t size;
 
-	if (bits) {
-		for (type = WG_OBJ_COMMIT; !(bits & (1u << type)); type++)
-			;
+	if (type != WG_OBJ_NONE)
 		return type;
-	}
-	if (wg_odb_read_header(a->odb, oid, &type, &size))
+	if (wg_odb_read_header(wg_repo_odb(rcv->repo), oid, &type, &size))
 		return WG_OBJ_NONE;
 	return type;
 }
 
 static int check_links(struct wg_pack_receiver *rcv)
 {
-	struct arrived a = { WG_OIDMAP_INIT, wg_repo_odb(rcv->repo) };
-	uint32_t n = wg_indexer_object_count(rcv->ix);
-	int err = 0;
+	int err = wg_link_check_finish(rcv->links, arrived_type, rcv, rcv->links_promisor);
 
-	for (uint32_t i = 0; i < n && !err; i++) {
-		struct wg_indexer_object o;
-		wg_indexer_object(rcv->ix, i, &o);
-		err = wg_oidmap_set(&a.pack, &o.oid, 1u << o.type, NULL);
-	}
-	if (!err)
-		err = wg_link_check_finish(rcv->links, arrived_type, &a, rcv->links_promisor);
-	wg_oidmap_release(&a.pack);
 	if (err == WG_ENOTFOUND || err == WG_ECORRUPT)
 		return wg_error_prefix("the remote did not send all necessary objects");
 	return err;

@@ -223,6 +223,37 @@ static void build_valid(struct pb *p, const struct wg_hash_algo *algo, struct wg
 	pb_finish(p, -1);
 }
 
+/* wg_indexer_find: every object of the pack with its resolved type (deltas
+ * included), nothing else. */
+static void test_indexer_find(void)
+{
+	for (int a = WG_HASH_SHA1; a <= WG_HASH_SHA256; a++) {
+		const struct wg_hash_algo *algo = wg_hash_algo_by_id((enum wg_hash_id)a);
+		struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
+		struct wg_indexer *ix = NULL;
+		unsigned char h[WG_MAX_RAWSZ];
+		struct wg_oid ids[6], missing;
+		struct pb p;
+
+		build_valid(&p, algo, ids);
+		o.algo = algo;
+		o.pack_dir = wg_test_tmpdir("ix-find");
+		CHECK_OK(wg_indexer_new(&ix, &o));
+		CHECK_OK(wg_indexer_feed(ix, p.buf.data, p.buf.len));
+		CHECK_OK(wg_indexer_finish(ix, h));
+		for (int i = 0; i < 6; i++)
+			CHECK(wg_indexer_find(ix, &ids[i]) == (i == 5 ? WG_OBJ_TREE : WG_OBJ_BLOB));
+		oid_of(&missing, algo, WG_OBJ_BLOB, "not in the pack\n");
+		CHECK(wg_indexer_find(ix, &missing) == WG_OBJ_NONE);
+		missing.hash[0] = 0x00;
+		CHECK(wg_indexer_find(ix, &missing) == WG_OBJ_NONE);
+		missing.hash[0] = 0xff;
+		CHECK(wg_indexer_find(ix, &missing) == WG_OBJ_NONE);
+		wg_indexer_free(ix);
+		wg_buf_release(&p.buf);
+	}
+}
+
 static void test_valid_pack_all_splits(void)
 {
 	int a;
@@ -664,6 +695,7 @@ static void test_idx_v1_and_prefix(void)
 
 WG_TEST_MAIN("pack_index",
 	WG_TEST(test_valid_pack_all_splits),
+	WG_TEST(test_indexer_find),
 	WG_TEST(test_truncated_everywhere),
 	WG_TEST(test_bad_packs),
 	WG_TEST(test_fsck_rejects_bad_tree),
