@@ -168,20 +168,6 @@ with open(out, "w") as f:
 sys.exit(p.returncode)
 '
 
-# log_lines: the server log's line count, once it stops growing (a request's
-# line is written when its response has been sent, asynchronously).
-log_lines() {
-	local n m
-	n=$(wc -l <"$LOG")
-	for _ in $(seq 20); do
-		sleep 0.1
-		m=$(wc -l <"$LOG")
-		[ "$m" = "$n" ] && break
-		n=$m
-	done
-	echo "$n"
-}
-
 # clone_cmd TOOL MODE DIR: the clone command line, one word per line.
 clone_cmd() {
 	local bin

@@ -234,20 +234,6 @@ echo "server pid $SERVER_PID at $URL" >&2
 
 # ---- measuring one clone ----------------------------------------------------------------
 
-# log_lines: the server log's line count, once it stops growing (a request's
-# line is written when its response has been sent, asynchronously).
-log_lines() {
-	local n m
-	n=$(wc -l <"$LOG")
-	for _ in $(seq 20); do
-		sleep 0.1
-		m=$(wc -l <"$LOG")
-		[ "$m" = "$n" ] && break
-		n=$m
-	done
-	echo "$n"
-}
-
 # clone_cmd TOOL MODE DIR OUT: the clone command line, one word per line.
 # OUT is where clone-wasm.mjs writes its JSON line.
 clone_cmd() {
