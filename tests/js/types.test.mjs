@@ -1,0 +1,97 @@
+// The TypeScript declarations (js/index.d.ts) compile, describe the API as
+// the other tests use it, and reject misuse: a TypeScript program against
+// the built package, checked by tsc (tests/node_modules) in strict mode.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT, JS_DIR, makeTmp } from './lib.mjs';
+
+let tmp;
+after(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const PROGRAM = (pkg) => `import * as git from ${JSON.stringify(pkg)};
+
+async function main(signal: AbortSignal): Promise<void> {
+  await git.init({ storage: 'memory' });
+  await git.init({ dir: '/repos/new', objectFormat: 'sha1', refFormat: 'files', defaultBranch: 'trunk' });
+  const refs: git.RemoteRef[] = await git.listRemoteRefs('https://example.com/r.git', { prefix: ['refs/heads/'] });
+  const head: string | null = refs[0].oid;
+  await git.clone({
+    url: 'https://example.com/r.git', dir: '/repos/r', ref: 'v1.0', depth: 1, filter: 'blob:none',
+    singleBranch: true, headers: { Authorization: 'Bearer x' }, signal,
+    fetch: (input, init) => fetch(input, init),
+    onProgress: (p: git.CloneProgress) => console.log(p.phase, p.done, p.total, p.bytes),
+    onRequest: (r: git.RequestStats) => console.log(r.method, r.status, r.sent + r.received),
+  });
+  const oid: string = await git.resolveRef({ dir: '/repos/r', ref: 'HEAD~1' });
+  const obj = await git.readObject({ dir: '/repos/r', oid, lazy: false });
+  const bytes: Uint8Array = obj.data;
+  const file: Uint8Array = await git.readFile({ dir: '/repos/r', path: 'README.md' });
+  const remote: Uint8Array = await git.readFile({ url: 'https://example.com/r.git', ref: 'main', path: 'a' });
+  const tree: git.TreeEntry[] = await git.readTree({ dir: '/repos/r', path: 'src' });
+  const names: string[] = (await git.listRefs({ dir: '/repos/r', prefix: 'refs/tags/' })).map((r) => r.name);
+  const branch: string | null = await git.currentBranch({ dir: '/repos/r' });
+  for await (const c of git.log({ dir: '/repos/r', depth: 5 })) {
+    const when: number = c.committer.timestamp;
+    console.log(c.oid, c.parents.length, c.message, when);
+  }
+  const blob = await git.writeObject({ dir: '/repos/r', data: 'hi\\n' });
+  const t = await git.writeTree({ dir: '/repos/r', entries: [...tree, { mode: '100644', name: 'hi', oid: blob }] });
+  const c = await git.commit({ dir: '/repos/r', tree: t, message: 'hi', author: { name: 'A', email: 'a@x' } });
+  await git.updateRef({ dir: '/repos/r', ref: 'refs/heads/x', oid: c, oldOid: null });
+  const pushed = await git.push({ dir: '/repos/r', refspecs: ['x'], atomic: true });
+  if (!pushed.ok) console.log(pushed.refs.filter((r) => r.status !== 'ok').map((r) => r.reason));
+  const fetched = await git.fetch({ dir: '/repos/r', prune: true });
+  console.log(fetched.updates.map((u) => u.flag + u.remoteRef), fetched.packBytes);
+  const all: string[] = await git.listRepos();
+  await git.deleteRepo({ dir: all[0] });
+  const where: 'node' | 'idb' | 'memory' = git.storage();
+  try {
+    await git.resolveRef({ dir: '/nope' });
+  } catch (e) {
+    const code: string = (e as git.WebgitError).code;
+    console.log(code, head, bytes, file, remote, names, branch, where);
+  }
+
+  // Misuse the declarations must catch:
+  // @ts-expect-error clone needs a url
+  await git.clone({ dir: '/repos/x' });
+  // @ts-expect-error data is bytes or a string
+  await git.writeObject({ dir: '/repos/r', data: 42 });
+  // @ts-expect-error not a storage kind
+  await git.init({ storage: 'disk' });
+  // @ts-expect-error readFile returns bytes, not a string
+  const s: string = await git.readFile({ dir: '/repos/r', path: 'a' });
+  console.log(s);
+}
+
+main(new AbortController().signal).catch(console.error);
+`;
+
+test('index.d.ts: a strict TypeScript program type-checks, and misuse is rejected', () => {
+  const tsc = path.join(ROOT, 'tests/node_modules/.bin/tsc');
+  assert.ok(fs.existsSync(tsc), 'typescript is not installed in tests/node_modules: run scripts/bootstrap.sh (npm ci in tests/)');
+  assert.ok(fs.existsSync(path.join(JS_DIR, 'index.d.ts')), `no built package at ${JS_DIR}`);
+  tmp = makeTmp('types');
+  fs.writeFileSync(path.join(tmp, 'use.ts'), PROGRAM(path.join(JS_DIR, 'index.js')));
+  fs.writeFileSync(path.join(tmp, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext',
+      lib: ['es2022', 'dom', 'dom.asynciterable'], types: [], skipLibCheck: false,
+    },
+    files: ['use.ts'],
+  }));
+  const r = spawnSync(tsc, ['-p', tmp], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `tsc failed:\n${r.stdout}${r.stderr}`);
+
+  // and a wrong program fails (the check is live)
+  fs.writeFileSync(path.join(tmp, 'use.ts'), `import * as git from ${JSON.stringify(path.join(JS_DIR, 'index.js'))};\n` +
+    'const n: number = await git.resolveRef({ dir: "/r" });\nexport { n };\n');
+  const bad = spawnSync(tsc, ['-p', tmp], { encoding: 'utf8' });
+  assert.notEqual(bad.status, 0, 'tsc accepted a string assigned to a number');
+  assert.match(bad.stdout + bad.stderr, /string.*number|number.*string/i);
+});
