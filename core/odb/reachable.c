@@ -39,6 +39,15 @@ static int nomem(void)
 	return wg_error_set(WG_ENOMEM, "out of memory walking objects");
 }
 
+static void walk_release(struct walk *w)
+{
+	wg_commit_queue_release(&w->queue);
+	wg_free(w->commits);
+	wg_buf_release(&w->buf);
+	wg_buf_release(&w->path);
+	wg_oidmap_release(&w->map);
+}
+
 static int read_commit(struct walk *w, const struct wg_oid *oid, struct wg_commit *c, bool *found)
 {
 	return wg_commit_read(w->odb, oid, c, &w->buf, found);
@@ -361,11 +370,7 @@ static int run_walk(struct walk *wp, const struct wg_oid *tips, size_t ntips,
 		wg_commit_release(&c);
 	}
 	wg_free(later);
-	wg_commit_queue_release(&w.queue);
-	wg_free(w.commits);
-	wg_buf_release(&w.buf);
-	wg_buf_release(&w.path);
-	wg_oidmap_release(&w.map);
+	walk_release(&w);
 	return err;
 }
 
@@ -455,10 +460,6 @@ int wg_odb_is_ancestor(struct wg_odb *odb, const struct wg_oid *ancestor,
 			err = queue(&w, &c.parents[i], INTERESTING, false);
 		wg_commit_release(&c);
 	}
-	wg_commit_queue_release(&w.queue);
-	wg_free(w.commits);
-	wg_buf_release(&w.buf);
-	wg_buf_release(&w.path);
-	wg_oidmap_release(&w.map);
+	walk_release(&w);
 	return err;
 }
