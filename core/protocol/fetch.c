@@ -680,13 +680,6 @@ static int fail(struct wg_fetch_response *r, int err)
 	return err;
 }
 
-static int bad_line(const char *what, const unsigned char *line, size_t len)
-{
-	char q[WG_PKT_QUOTE_MAX];
-	return wg_error_set(WG_ECORRUPT, "protocol error: %s, got '%s'", what,
-			    wg_pkt_quote(q, sizeof(q), line, len, false));
-}
-
 static const char *special_name(enum wg_pkt_type type)
 {
 	switch (type) {
@@ -732,10 +725,10 @@ static int parse_ack(struct wg_fetch_response *r, const unsigned char *line, siz
 		else if (equals(sp + 1, n, "ready"))
 			*status = "ready";
 		else
-			return bad_line("expected 'ACK <id>' with common, continue or ready", line, len);
+			return wg_pkt_unexpected("expected 'ACK <id>' with common, continue or ready", line, len);
 		return 0;
 	}
-	return bad_line("expected 'ACK <id>' in the acknowledgments section", line, len);
+	return wg_pkt_unexpected("expected 'ACK <id>' in the acknowledgments section", line, len);
 }
 
 static bool is_shallow_line(const unsigned char *line, size_t len)
@@ -755,7 +748,7 @@ static int shallow_line(struct wg_fetch_response *r, const unsigned char *line, 
 	} else if (oid_line(line, len, "unshallow ", &err, &ev->oid, r->cfg.algo)) {
 		ev->kind = WG_FETCH_EV_UNSHALLOW;
 	} else {
-		return bad_line(r->cfg.version == 2 ?
+		return wg_pkt_unexpected(r->cfg.version == 2 ?
 				"expected 'shallow <id>' or 'unshallow <id>' in the shallow-info "
 				"section" : "expected 'shallow <id>', 'unshallow <id>' or a flush",
 				line, len);
@@ -777,12 +770,12 @@ static int v0_line(struct wg_fetch_response *r, const unsigned char *line, size_
 	if (r->state == ST_V0_START) {
 		if (is_shallow_line(line, len)) {
 			if (r->cfg.shallow_list == SHALLOW_LIST_NONE)
-				return bad_line("unexpected shallow list (no deepen was requested)",
+				return wg_pkt_unexpected("unexpected shallow list (no deepen was requested)",
 						line, len);
 			r->state = ST_V0_SHALLOW;
 		} else {
 			if (r->cfg.shallow_list == SHALLOW_LIST_REQUIRED)
-				return bad_line("expected the shallow list (shallow/unshallow lines "
+				return wg_pkt_unexpected("expected the shallow list (shallow/unshallow lines "
 						"and a flush) that a deepen request gets", line, len);
 			r->state = ST_V0_ACKS;
 		}
@@ -799,7 +792,7 @@ static int v0_line(struct wg_fetch_response *r, const unsigned char *line, size_
 		return 1;
 	}
 	if (len < 4 || memcmp(line, "ACK ", 4))
-		return bad_line("expected 'ACK <id> ...' or 'NAK'", line, len);
+		return wg_pkt_unexpected("expected 'ACK <id> ...' or 'NAK'", line, len);
 	if ((err = parse_ack(r, line, len, &ev->oid, &status)))
 		return err;
 	if (!strcmp(status, "ready")) {
@@ -831,7 +824,7 @@ static int v2_section(struct wg_fetch_response *r, const unsigned char *line, si
 		if (equals((const char *)line, len, names[i]))
 			break;
 	if (i == sizeof(names) / sizeof(names[0]))
-		return bad_line(r->section ? "unknown section in the fetch response" :
+		return wg_pkt_unexpected(r->section ? "unknown section in the fetch response" :
 				"expected a section header in the fetch response", line, len);
 	if (ranks[i] < r->rank || (ranks[i] == r->rank && ranks[i] != RANK_INFO) ||
 	    (i == 1 && r->seen_shallow_info) || (i == 2 && r->seen_wanted_refs))
@@ -860,7 +853,7 @@ static int v2_line(struct wg_fetch_response *r, const unsigned char *line, size_
 		return v2_section(r, line, len);
 	case ST_V2_ACKS:
 		if (r->ready)
-			return bad_line("expected the end of the acknowledgments section after "
+			return wg_pkt_unexpected("expected the end of the acknowledgments section after "
 					"'ready'", line, len);
 		if (equals((const char *)line, len, "ready")) {
 			ev->kind = WG_FETCH_EV_READY;
@@ -870,16 +863,16 @@ static int v2_line(struct wg_fetch_response *r, const unsigned char *line, size_
 		}
 		if (equals((const char *)line, len, "NAK")) {
 			if (r->nak || r->acked)
-				return bad_line("a NAK after other acknowledgements", line, len);
+				return wg_pkt_unexpected("a NAK after other acknowledgements", line, len);
 			ev->kind = WG_FETCH_EV_NAK;
 			r->nak = true;
 			return 1;
 		}
 		if (len < 4 || memcmp(line, "ACK ", 4))
-			return bad_line("expected 'ACK <id>', 'NAK' or 'ready' in the "
+			return wg_pkt_unexpected("expected 'ACK <id>', 'NAK' or 'ready' in the "
 					"acknowledgments section", line, len);
 		if (r->nak)
-			return bad_line("an ACK after a NAK", line, len);
+			return wg_pkt_unexpected("an ACK after a NAK", line, len);
 		if ((err = parse_ack(r, line, len, &ev->oid, &status)))
 			return err;
 		ev->kind = WG_FETCH_EV_ACK;
@@ -890,7 +883,7 @@ static int v2_line(struct wg_fetch_response *r, const unsigned char *line, size_
 	case ST_V2_WANTED_REFS:
 		sp = memchr(line, ' ', len);
 		if (!sp)
-			return bad_line("expected '<id> <refname>' in the wanted-refs section",
+			return wg_pkt_unexpected("expected '<id> <refname>' in the wanted-refs section",
 					line, len);
 		if ((err = wg_remote_oid_parse(&ev->oid, r->cfg.algo, (const char *)line,
 					       (size_t)(sp - (const char *)line))))

@@ -126,6 +126,13 @@ char *wg_pkt_quote(char *out, size_t outsz, const void *data, size_t len, bool k
 	return out;
 }
 
+int wg_pkt_unexpected(const char *what, const void *line, size_t len)
+{
+	char q[WG_PKT_QUOTE_MAX];
+	return wg_error_set(WG_ECORRUPT, "protocol error: %s, got '%s'", what,
+			    wg_pkt_quote(q, sizeof(q), line, len, false));
+}
+
 void wg_pkt_chomp(struct wg_pkt *pkt)
 {
 	if (pkt->type == WG_PKT_DATA && pkt->len && pkt->data[pkt->len - 1] == '\n')

@@ -111,4 +111,8 @@ char *wg_pkt_quote(char *out, size_t outsz, const void *data, size_t len, bool k
 /* Size of a buffer that wg_pkt_quote fills for messages. */
 #define WG_PKT_QUOTE_MAX 160
 
+/* WG_ECORRUPT, "protocol error: <what>, got '<line, quoted>'": a packet
+ * that is not what the exchange expects at this point. */
+int wg_pkt_unexpected(const char *what, const void *line, size_t len);
+
 #endif

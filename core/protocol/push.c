@@ -411,13 +411,6 @@ static int fail(struct wg_push_response *r, int err)
 	return err;
 }
 
-static int bad_line(const char *what, const unsigned char *line, size_t len)
-{
-	char q[WG_PKT_QUOTE_MAX];
-	return wg_error_set(WG_ECORRUPT, "protocol error: %s, got '%s'", what,
-			    wg_pkt_quote(q, sizeof(q), line, len, false));
-}
-
 static bool starts(const unsigned char *line, size_t len, const char *prefix)
 {
 	size_t n = strlen(prefix);
@@ -470,7 +463,7 @@ static struct wg_push_ref_status *current(struct wg_push_response *r)
 static int unpack_line(struct wg_push_response *r, const unsigned char *line, size_t len)
 {
 	if (!starts(line, len, "unpack ") || len == 7)
-		return bad_line("expected 'unpack ok' or 'unpack <error>' to start the report",
+		return wg_pkt_unexpected("expected 'unpack ok' or 'unpack <error>' to start the report",
 				line, len);
 	if (len == 9 && !memcmp(line + 7, "ok", 2)) {
 		r->report.unpack_ok = true;
@@ -494,9 +487,9 @@ static int status_line(struct wg_push_response *r, const unsigned char *line, si
 	sp = memchr(name, ' ', len - 3);
 	name_len = sp ? (size_t)(sp - name) : len - 3;
 	if (ok && sp)
-		return bad_line("expected 'ok <refname>'", line, len);
+		return wg_pkt_unexpected("expected 'ok <refname>'", line, len);
 	if (!name_len)
-		return bad_line(ok ? "expected 'ok <refname>'" : "expected 'ng <refname> <reason>'",
+		return wg_pkt_unexpected(ok ? "expected 'ok <refname>'" : "expected 'ng <refname> <reason>'",
 				line, len);
 	k = find_cmd(r, name, name_len);
 	if (k == NO_SLOT)
@@ -563,9 +556,9 @@ static int option_line(struct wg_push_response *r, const unsigned char *line, si
 	unsigned bit;
 	int err;
 	if (r->report_version != 2)
-		return bad_line("an option line in a report-status (v1) report", line, len);
+		return wg_pkt_unexpected("an option line in a report-status (v1) report", line, len);
 	if (r->cur == NO_SLOT)
-		return bad_line("an option line without an 'ok <refname>' before it", line, len);
+		return wg_pkt_unexpected("an option line without an 'ok <refname>' before it", line, len);
 	sp = memchr(key, ' ', len - 7);
 	key_len = sp ? (size_t)(sp - key) : len - 7;
 	val = sp ? sp + 1 : line + len;
@@ -581,9 +574,9 @@ static int option_line(struct wg_push_response *r, const unsigned char *line, si
 	else
 		return 0; /* unknown options are ignored, as git does */
 	if (r->cur_opts & bit)
-		return bad_line("a repeated option line for the same ref", line, len);
+		return wg_pkt_unexpected("a repeated option line for the same ref", line, len);
 	if ((bit == OPT_FORCED) != !sp)
-		return bad_line(bit == OPT_FORCED ? "expected 'option forced-update'" :
+		return wg_pkt_unexpected(bit == OPT_FORCED ? "expected 'option forced-update'" :
 				"expected 'option <key> <value>'", line, len);
 	s = current(r);
 	switch (bit) {
@@ -643,7 +636,7 @@ static int report_pkt(struct wg_push_response *r, const struct wg_pkt *pkt)
 		return status_line(r, line, len, false);
 	if (starts(line, len, "option "))
 		return option_line(r, line, len);
-	return bad_line(r->report_version == 2 ?
+	return wg_pkt_unexpected(r->report_version == 2 ?
 			"expected 'ok <refname>', 'ng <refname> <reason>', 'option ...' or a "
 			"flush in the push report" :
 			"expected 'ok <refname>', 'ng <refname> <reason>' or a flush in the push "
