@@ -89,3 +89,29 @@ static void *track_realloc(void *ptr, size_t n, void *p)
 
 const struct wg_allocator fx_tracking_allocator = { track_malloc, track_realloc, track_free,
 						    NULL };
+
+int fx_fail_at, fx_alloc_count;
+
+static void *fail_malloc(size_t n, void *p)
+{
+	(void)p;
+	if (fx_alloc_count++ == fx_fail_at)
+		return NULL;
+	return malloc(n);
+}
+
+static void *fail_realloc(void *ptr, size_t n, void *p)
+{
+	(void)p;
+	if (fx_alloc_count++ == fx_fail_at)
+		return NULL;
+	return realloc(ptr, n);
+}
+
+static void fail_free(void *ptr, void *p)
+{
+	(void)p;
+	free(ptr);
+}
+
+const struct wg_allocator fx_failing_allocator = { fail_malloc, fail_realloc, fail_free, NULL };

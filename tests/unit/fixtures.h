@@ -36,4 +36,9 @@ extern struct fx_tracking fx_tracked;
  * first. */
 extern const struct wg_allocator fx_tracking_allocator;
 
+/* An allocator whose allocation number fx_fail_at (counting from 0 in
+ * fx_alloc_count) fails: set both, then wg_allocator_set(&fx_failing_allocator). */
+extern int fx_fail_at, fx_alloc_count;
+extern const struct wg_allocator fx_failing_allocator;
+
 #endif

@@ -1342,7 +1342,6 @@ static void check_endless(const struct parser_spec *s, const struct wg_buf *head
 			  const struct wg_buf *unit, size_t rounds, enum wg_fetch_event_kind kind,
 			  size_t per_unit, size_t limit)
 {
-	const struct wg_allocator al = fx_tracking_allocator;
 	struct wg_fetch_response *r;
 	struct wg_fetch_event ev;
 	struct wg_buf stream = WG_BUF_INIT;
@@ -1352,7 +1351,7 @@ static void check_endless(const struct parser_spec *s, const struct wg_buf *head
 	for (i = 0; i < 64; i++)
 		CHECK_OK(wg_buf_add(&stream, unit->data, unit->len));
 	memset(&fx_tracked, 0, sizeof(fx_tracked));
-	wg_allocator_set(&al);
+	wg_allocator_set(&fx_tracking_allocator);
 	r = make_parser(s);
 	{
 		const void *p = head->data;
@@ -1439,33 +1438,8 @@ static void test_endless_streams_bounded(void)
 
 /* --- allocation failures ------------------------------------------------------------ */
 
-static int fail_at, alloc_count;
-
-static void *fail_malloc(size_t n, void *p)
-{
-	(void)p;
-	if (alloc_count++ == fail_at)
-		return NULL;
-	return malloc(n);
-}
-
-static void *fail_realloc(void *ptr, size_t n, void *p)
-{
-	(void)p;
-	if (alloc_count++ == fail_at)
-		return NULL;
-	return realloc(ptr, n);
-}
-
-static void fail_free(void *ptr, void *p)
-{
-	(void)p;
-	free(ptr);
-}
-
 static void test_allocation_failures(void)
 {
-	static const struct wg_allocator al = { fail_malloc, fail_realloc, fail_free, NULL };
 	struct wg_fetch_args args = WG_FETCH_ARGS_INIT;
 	struct wg_caps *c2 = v2_caps(git_v2), *c0 = v1_caps(GIT_V0_CAPS);
 	struct wg_buf in = WG_BUF_INIT;
@@ -1488,14 +1462,14 @@ static void test_allocation_failures(void)
 	fx_pkt(&in, "\2Counting objects: 1, done.\n");
 	fx_band(&in, 1, "PACK", 4);
 	fx_flush(&in);
-	for (fail_at = 0; fail_at < 200; fail_at++) {
+	for (fx_fail_at = 0; fx_fail_at < 200; fx_fail_at++) {
 		struct wg_buf out = WG_BUF_INIT;
 		struct wg_fetch_response *r = NULL;
 		struct wg_fetch_event ev;
 		const void *p = in.data;
 		size_t n = in.len;
-		alloc_count = 0;
-		wg_allocator_set(&al);
+		fx_alloc_count = 0;
+		wg_allocator_set(&fx_failing_allocator);
 		rc = wg_fetch_request_v2(&out, c2, &args);
 		if (!rc)
 			rc = wg_fetch_request_v0(&out, c0, &args);
@@ -1509,7 +1483,7 @@ static void test_allocation_failures(void)
 		wg_allocator_set(NULL);
 		CHECK(rc == 0 || rc == WG_ENOMEM);
 		if (rc && rc != WG_ENOMEM)
-			fprintf(stderr, "  fail_at %d: %s\n", fail_at, wg_error_message());
+			fprintf(stderr, "  fx_fail_at %d: %s\n", fx_fail_at, wg_error_message());
 		wg_fetch_response_free(r);
 		wg_buf_release(&out);
 		if (!rc) {
@@ -1518,7 +1492,7 @@ static void test_allocation_failures(void)
 		}
 	}
 	CHECK(ok);
-	CHECK(fail_at > 5);
+	CHECK(fx_fail_at > 5);
 	wg_fetch_response_free(NULL);
 	wg_caps_free(c2);
 	wg_caps_free(c0);

@@ -1134,14 +1134,13 @@ static int count_progress(const struct wg_progress_event *ev, void *payload)
 static void check_endless(const struct parser_spec *s, const struct wg_buf *head,
 			  const struct wg_buf *unit, size_t rounds, size_t limit)
 {
-	const struct wg_allocator al = fx_tracking_allocator;
 	struct wg_push_response *r;
 	struct wg_buf stream = WG_BUF_INIT;
 	size_t i, off, events = 0;
 	for (i = 0; i < 64; i++)
 		CHECK_OK(wg_buf_add(&stream, unit->data, unit->len));
 	memset(&fx_tracked, 0, sizeof(fx_tracked));
-	wg_allocator_set(&al);
+	wg_allocator_set(&fx_tracking_allocator);
 	r = make_parser(s);
 	wg_push_response_on_progress(r, count_progress, &events);
 	CHECK_OK(wg_push_response_feed(r, head->data, head->len));
@@ -1206,33 +1205,8 @@ static void test_endless_streams_bounded(void)
 	wg_buf_release(&unit);
 }
 
-static int fail_at, alloc_count;
-
-static void *fail_malloc(size_t n, void *p)
-{
-	(void)p;
-	if (alloc_count++ == fail_at)
-		return NULL;
-	return malloc(n);
-}
-
-static void *fail_realloc(void *ptr, size_t n, void *p)
-{
-	(void)p;
-	if (alloc_count++ == fail_at)
-		return NULL;
-	return realloc(ptr, n);
-}
-
-static void fail_free(void *ptr, void *p)
-{
-	(void)p;
-	free(ptr);
-}
-
 static void test_allocation_failures(void)
 {
-	static const struct wg_allocator al = { fail_malloc, fail_realloc, fail_free, NULL };
 	static const char *const opts[] = { "a=b" };
 	const struct wg_hash_algo *h = fx_sha1();
 	struct wg_push_args args = args_for(h, NCMDS);
@@ -1255,11 +1229,11 @@ static void test_allocation_failures(void)
 	fx_band(&in, 1, rep.data + 30, rep.len - 30);
 	fx_band(&in, 2, "bye", 3);
 	fx_flush(&in);
-	for (fail_at = 0; fail_at < 300; fail_at++) {
+	for (fx_fail_at = 0; fx_fail_at < 300; fx_fail_at++) {
 		struct wg_buf out = WG_BUF_INIT;
 		struct wg_push_response *r = NULL;
-		alloc_count = 0;
-		wg_allocator_set(&al);
+		fx_alloc_count = 0;
+		wg_allocator_set(&fx_failing_allocator);
 		rc = wg_push_request(&out, caps, &args);
 		if (!rc)
 			rc = wg_push_response_new_for(&r, caps, &args);
@@ -1270,7 +1244,7 @@ static void test_allocation_failures(void)
 		wg_allocator_set(NULL);
 		CHECK(rc == 0 || rc == WG_ENOMEM);
 		if (rc && rc != WG_ENOMEM)
-			fprintf(stderr, "  fail_at %d: %s\n", fail_at, wg_error_message());
+			fprintf(stderr, "  fx_fail_at %d: %s\n", fx_fail_at, wg_error_message());
 		if (!rc) {
 			CHECK(wg_push_response_report(r)->nrefs == 4);
 			CHECK(wg_push_response_report(r)->refs[3].nmore == 1);
@@ -1283,7 +1257,7 @@ static void test_allocation_failures(void)
 		}
 	}
 	CHECK(ok);
-	CHECK(fail_at > 10);
+	CHECK(fx_fail_at > 10);
 	wg_caps_free(caps);
 	wg_buf_release(&in);
 	wg_buf_release(&rep);
