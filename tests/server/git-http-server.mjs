@@ -69,8 +69,8 @@ import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
+import { serve, parseServerArgs, HOST } from './lifecycle.mjs';
 
-const HOST = '127.0.0.1';
 const GIT_PREFIX = '/git/';
 const REALM = 'webgit-test';
 
@@ -83,42 +83,16 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-	const opt = { host: HOST, port: 0, git: 'git', v0: false, cors: false, mounts: [] };
-	const withValue = new Map([
-		['--root', 'root'], ['--host', 'host'], ['--port', 'port'],
-		['--pid-file', 'pidFile'], ['--port-file', 'portFile'], ['--git', 'git'],
-		['--auth', 'auth'], ['--static', 'staticDir'], ['--log', 'log'],
-	]);
-	for (let i = 0; i < argv.length; i++) {
-		let a = argv[i], v;
-		const eq = a.indexOf('=');
-		if (a.startsWith('--') && eq > 0) { v = a.slice(eq + 1); a = a.slice(0, eq); }
-		if (a === '--v0') opt.v0 = true;
-		else if (a === '--cors') opt.cors = true;
-		else if (a === '-h' || a === '--help') usage();
-		else if (a === '--mount') {
-			if (v === undefined) {
-				if (i + 1 >= argv.length) usage('--mount needs a value');
-				v = argv[++i];
-			}
-			const m = /^(\/[^=]*)=(.+)$/.exec(v);
-			if (!m) usage(`--mount wants /PREFIX/=DIR, not ${v}`);
-			opt.mounts.push({ prefix: m[1], dir: m[2], option: '--mount' });
-		}
-		else if (withValue.has(a)) {
-			if (v === undefined) {
-				if (i + 1 >= argv.length) usage(`${a} needs a value`);
-				v = argv[++i];
-			}
-			opt[withValue.get(a)] = v;
-		} else usage(`unknown argument ${a}`);
-	}
-	if (!opt.root) usage('--root is required');
-	if (opt.host !== HOST) usage(`refusing to listen on ${opt.host}: only ${HOST} is allowed`);
-	if (!/^\d+$/.test(String(opt.port)) || Number(opt.port) > 65535) usage(`bad port ${opt.port}`);
-	opt.port = Number(opt.port);
-	opt.root = path.resolve(opt.root);
-	if (!fs.statSync(opt.root, { throwIfNoEntry: false })?.isDirectory()) usage(`--root ${opt.root} is not a directory`);
+	const opt = parseServerArgs(argv, usage, {
+		values: [['--auth', 'auth'], ['--static', 'staticDir']],
+		flags: [['--v0', 'v0'], ['--cors', 'cors']],
+		repeated: [['--mount', 'mounts']],
+	});
+	opt.mounts = opt.mounts.map((v) => {
+		const m = /^(\/[^=]*)=(.+)$/.exec(v);
+		if (!m) usage(`--mount wants /PREFIX/=DIR, not ${v}`);
+		return { prefix: m[1], dir: m[2], option: '--mount' };
+	});
 	if (opt.staticDir) opt.mounts.push({ prefix: '/', dir: opt.staticDir, option: '--static' });
 	const seen = new Set();
 	for (const m of opt.mounts) {
@@ -470,43 +444,7 @@ const server = http.createServer(handle);
 server.requestTimeout = 0;
 server.headersTimeout = 60000;
 
-server.on('error', (err) => {
-	process.stderr.write(`git-http-server: ${err.message}\n`);
-	process.exit(1);
+serve(server, {
+	name: 'git-http-server', port: opt.port, pidFile: opt.pidFile, portFile: opt.portFile, children,
+	finish: (done) => (logStream ? logStream.end(done) : done()),
 });
-
-server.listen(opt.port, HOST, () => {
-	const port = server.address().port;
-	if (opt.pidFile) fs.writeFileSync(opt.pidFile, `${process.pid}\n`);
-	if (opt.portFile) {
-		// Write then rename, so a reader never sees a half-written port.
-		fs.writeFileSync(`${opt.portFile}.tmp`, `${port}\n`);
-		fs.renameSync(`${opt.portFile}.tmp`, opt.portFile);
-	}
-	process.stdout.write(`listening on http://${HOST}:${port}\n`);
-});
-
-let stopping = false;
-function shutdown(signal) {
-	if (stopping) return;
-	stopping = true;
-	process.stderr.write(`git-http-server: ${signal}, stopping\n`);
-	server.close();
-	for (const child of children) child.kill('SIGTERM');
-	server.closeAllConnections();
-	const exit = () => {
-		if (logStream) logStream.end(() => process.exit(0));
-		else process.exit(0);
-	};
-	if (children.size === 0) return exit();
-	// Give the backends a moment to go, then make sure they did.
-	const deadline = setTimeout(() => {
-		for (const child of children) child.kill('SIGKILL');
-		exit();
-	}, 2000);
-	const poll = setInterval(() => {
-		if (children.size === 0) { clearTimeout(deadline); clearInterval(poll); exit(); }
-	}, 20);
-}
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));

@@ -112,9 +112,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
+import { serve, parseServerArgs, HOST } from './lifecycle.mjs';
 import zlib from 'node:zlib';
 
-const HOST = '127.0.0.1';
 
 function usage(msg) {
 	if (msg) process.stderr.write(`hostile-server: ${msg}\n`);
@@ -123,36 +123,8 @@ function usage(msg) {
 	process.exit(2);
 }
 
-function parseArgs(argv) {
-	const opt = { host: HOST, port: 0, git: 'git' };
-	const withValue = new Map([
-		['--root', 'root'], ['--host', 'host'], ['--port', 'port'],
-		['--pid-file', 'pidFile'], ['--port-file', 'portFile'], ['--git', 'git'],
-		['--log', 'log'],
-	]);
-	for (let i = 0; i < argv.length; i++) {
-		let a = argv[i], v;
-		const eq = a.indexOf('=');
-		if (a.startsWith('--') && eq > 0) { v = a.slice(eq + 1); a = a.slice(0, eq); }
-		if (a === '-h' || a === '--help') usage();
-		else if (withValue.has(a)) {
-			if (v === undefined) {
-				if (i + 1 >= argv.length) usage(`${a} needs a value`);
-				v = argv[++i];
-			}
-			opt[withValue.get(a)] = v;
-		} else usage(`unknown argument ${a}`);
-	}
-	if (!opt.root) usage('--root is required');
-	if (opt.host !== HOST) usage(`refusing to listen on ${opt.host}: only ${HOST} is allowed`);
-	if (!/^\d+$/.test(String(opt.port)) || Number(opt.port) > 65535) usage(`bad port ${opt.port}`);
-	opt.port = Number(opt.port);
-	opt.root = path.resolve(opt.root);
-	if (!fs.statSync(opt.root, { throwIfNoEntry: false })?.isDirectory()) usage(`--root ${opt.root} is not a directory`);
-	return opt;
-}
 
-const opt = parseArgs(process.argv.slice(2));
+const opt = parseServerArgs(process.argv.slice(2), usage);
 
 let backend;
 try {
@@ -688,36 +660,6 @@ server.requestTimeout = 0;
 server.headersTimeout = 60000;
 server.keepAliveTimeout = 5000;
 
-server.on('error', (err) => {
-	process.stderr.write(`hostile-server: ${err.message}\n`);
-	process.exit(1);
+serve(server, {
+	name: 'hostile-server', port: opt.port, pidFile: opt.pidFile, portFile: opt.portFile, children,
 });
-
-server.listen(opt.port, HOST, () => {
-	const port = server.address().port;
-	if (opt.pidFile) fs.writeFileSync(opt.pidFile, `${process.pid}\n`);
-	if (opt.portFile) {
-		fs.writeFileSync(`${opt.portFile}.tmp`, `${port}\n`);
-		fs.renameSync(`${opt.portFile}.tmp`, opt.portFile);
-	}
-	process.stdout.write(`listening on http://${HOST}:${port}\n`);
-});
-
-let stopping = false;
-function shutdown(signal) {
-	if (stopping) return;
-	stopping = true;
-	process.stderr.write(`hostile-server: ${signal}, stopping\n`);
-	server.close();
-	for (const child of children) child.kill('SIGTERM');
-	server.closeAllConnections();
-	const deadline = setTimeout(() => {
-		for (const child of children) child.kill('SIGKILL');
-		process.exit(0);
-	}, 2000);
-	const poll = setInterval(() => {
-		if (children.size === 0) { clearTimeout(deadline); clearInterval(poll); process.exit(0); }
-	}, 20);
-}
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));
