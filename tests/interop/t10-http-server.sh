@@ -27,8 +27,6 @@
 
 . "$(dirname "$0")/lib.sh"
 
-command -v node >/dev/null || skip_all "node not found (the server is a Node script)"
-
 . "$(dirname "$0")/http_lib.sh"
 
 # host_of URL: URL without "http://", to put credentials in front.

@@ -14,12 +14,10 @@
 
 . "$(dirname "$0")/lib.sh"
 require_webgit
-command -v node >/dev/null || skip_all "node not found (the server is a Node script)"
 . "$(dirname "$0")/http_lib.sh"
 
 W=$WEBGIT
-REPOS=$PWD/repos
-check "make the served repositories" "$S/make-repos.sh" "$REPOS"
+sample_repos
 start srv --root "$REPOS" --log "$PWD/log2"
 V2=$url/git
 start srv0 --root "$REPOS" --v0 --log "$PWD/log0"

@@ -13,12 +13,10 @@
 
 . "$(dirname "$0")/lib.sh"
 require_webgit
-command -v node >/dev/null || skip_all "node not found (the server is a Node script)"
 . "$(dirname "$0")/http_lib.sh"
 
 W=$WEBGIT
-REPOS=$PWD/repos
-check "make the served repositories" "$S/make-repos.sh" "$REPOS"
+sample_repos
 start srv --root "$REPOS" --auth pusher:secret
 host=${url#http://}
 
