@@ -2,12 +2,12 @@
 // of a remote without a clone (for edge functions).
 
 import {
-  M, ready, str, withStrings, withStringArray, takeObject, records, lastError, makeError,
+  M, ready, str, withStrings, withStringArray, takeObject, records, makeError,
   throwIfAborted, withProgress,
 } from './runtime.js';
 import { withDir, withScratchDir } from './storage.js';
 import { runOperation } from './transport.js';
-import { withRepo, readFileIn } from './repo.js';
+import { withRepo, withRepoAt, readFileIn } from './repo.js';
 
 /** The refs of a remote repository, as `git ls-remote` lists them. */
 export async function listRemoteRefs(url, { prefix, ...transport } = {}) {
@@ -106,12 +106,6 @@ export async function readRemoteFile({ url, ref, path, ...transport }) {
     await cloneAt(dir, {
       url, ref: branch, depth: 1, filter: 'blob:none', singleBranch: true, bare: true, ...transport,
     });
-    const repo = withStrings([dir], (p) => M._wgjs_repo_open(p));
-    if (!repo) throw lastError();
-    try {
-      return await readFileIn(repo, {}, 'HEAD', path, transport);
-    } finally {
-      M._wgjs_repo_free(repo);
-    }
+    return withRepoAt(dir, (repo) => readFileIn(repo, {}, 'HEAD', path, transport));
   });
 }

@@ -12,18 +12,21 @@ import { formatCommit, formatIdent, subject } from './commit.js';
 const utf8in = new TextEncoder();
 const utf8 = new TextDecoder();
 
+/** Run fn(repo) with the repository at the module path `path` open. */
+export async function withRepoAt(path, fn) {
+  const repo = withStrings([path], (p) => M._wgjs_repo_open(p));
+  if (!repo) throw lastError();
+  try {
+    return await fn(repo);
+  } finally {
+    M._wgjs_repo_free(repo);
+  }
+}
+
 /** Run fn(repo, state) with the repository `dir` open (see withDir). */
 export async function withRepo(dir, { write = false } = {}, fn) {
   await ready();
-  return withDir(dir, { write }, async (path, state) => {
-    const repo = withStrings([path], (p) => M._wgjs_repo_open(p));
-    if (!repo) throw lastError();
-    try {
-      return await fn(repo, state);
-    } finally {
-      M._wgjs_repo_free(repo);
-    }
-  });
+  return withDir(dir, { write }, (path, state) => withRepoAt(path, (repo) => fn(repo, state)));
 }
 
 /** Is there a repository at this module path? */

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "odb/link_check.h"
-#include "odb/reachable.h"
 #include "refs/refdb.h"
 #include "remote/operation_internal.h"
 #include "remote/pack_receiver.h"
