@@ -115,3 +115,34 @@ static void fail_free(void *ptr, void *p)
 }
 
 const struct wg_allocator fx_failing_allocator = { fail_malloc, fail_realloc, fail_free, NULL };
+
+void fx_chunker_init(struct fx_chunker *c, const void *data, size_t len, size_t split)
+{
+	c->data = data;
+	c->len = len;
+	c->split = split;
+	c->pos = 0;
+	c->idx = 0;
+}
+
+unsigned char *fx_chunker_next(struct fx_chunker *c, size_t *n)
+{
+	unsigned char *copy;
+	if (c->split == FX_BYTEWISE) {
+		if (c->pos >= c->len)
+			return NULL;
+		*n = 1;
+	} else if (c->idx == 0) {
+		*n = c->split;
+	} else if (c->idx == 1) {
+		*n = c->len - c->split;
+	} else {
+		return NULL;
+	}
+	c->idx++;
+	copy = malloc(*n ? *n : 1);
+	if (*n)
+		memcpy(copy, c->data + c->pos, *n);
+	c->pos += *n;
+	return copy;
+}

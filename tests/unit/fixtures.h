@@ -5,6 +5,7 @@
 #define WG_TEST_FIXTURES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hash/hash.h"
 #include "hash/oid.h"
@@ -27,6 +28,22 @@ void fx_pkt(struct wg_buf *b, const char *fmt, ...)
 void fx_band(struct wg_buf *b, int n, const void *data, size_t len);
 void fx_flush(struct wg_buf *b);
 void fx_delim(struct wg_buf *b);
+
+/* Split schedules for feeding a streaming parser: split == FX_BYTEWISE is
+ * byte by byte, otherwise two chunks cut at `split` (0 and len give an
+ * empty chunk). Each chunk is a private copy the caller frees after use,
+ * so ASan catches any pointer kept into a previous chunk. */
+#define FX_BYTEWISE SIZE_MAX
+
+struct fx_chunker {
+	const unsigned char *data;
+	size_t len, split, pos;
+	int idx;
+};
+
+void fx_chunker_init(struct fx_chunker *c, const void *data, size_t len, size_t split);
+/* The next chunk (a malloc'd copy of *n bytes), or NULL when done. */
+unsigned char *fx_chunker_next(struct fx_chunker *c, size_t *n);
 
 struct fx_tracking {
 	size_t live, peak;

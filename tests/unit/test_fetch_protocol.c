@@ -588,11 +588,6 @@ struct parser_spec {
 	const struct wg_hash_algo *algo;   /* NULL: sha1 */
 };
 
-/* Split schedules: BYTEWISE, or two chunks cut at `split`. Each chunk is
- * a private copy freed right after the parser has consumed it, so ASan
- * catches any pointer kept into a previous chunk. */
-#define BYTEWISE SIZE_MAX
-
 static void trace_event(struct wg_buf *t, struct wg_buf *pack, const struct wg_fetch_event *ev)
 {
 	char hex[WG_MAX_HEXSZ + 1];
@@ -640,31 +635,16 @@ static int run_response(const struct parser_spec *s, const struct wg_buf *in, si
 {
 	struct wg_fetch_response *r = make_parser(s);
 	struct wg_fetch_event ev;
-	size_t pos = 0;
-	int rc = 0, ended = 0, idx;
+	struct fx_chunker c;
+	unsigned char *chunk;
+	size_t n;
+	int rc = 0, ended = 0;
 	msg[0] = '\0';
 	if (!r)
 		return WG_ERROR;
-	for (idx = 0; !rc; idx++) {
-		unsigned char *chunk;
-		const void *p;
-		size_t n;
-		if (split == BYTEWISE) {
-			if (pos >= in->len)
-				break;
-			n = 1;
-		} else if (idx == 0) {
-			n = split;
-		} else if (idx == 1) {
-			n = in->len - split;
-		} else {
-			break;
-		}
-		chunk = malloc(n ? n : 1);
-		if (n)
-			memcpy(chunk, in->data + pos, n);
-		p = chunk;
-		pos += n;
+	fx_chunker_init(&c, in->data, in->len, split);
+	while (!rc && (chunk = fx_chunker_next(&c, &n))) {
+		const void *p = chunk;
 		while ((rc = wg_fetch_response_next(r, &ev, &p, &n)) == 0) {
 			CHECK(!ended);
 			trace_event(trace, pack, &ev);
@@ -681,7 +661,7 @@ static int run_response(const struct parser_spec *s, const struct wg_buf *in, si
 		rc = wg_fetch_response_finish(r);
 	if (rc) {
 		const void *p = "0000";
-		size_t n = 4;
+		n = 4;
 		snprintf(msg, msgsz, "%s", wg_error_message());
 		/* Errors are sticky. */
 		CHECK_ERR(wg_fetch_response_next(r, &ev, &p, &n), rc);
@@ -712,7 +692,7 @@ static void check_response(const struct parser_spec *s, const struct wg_buf *in,
 	char msg[1024];
 	size_t i;
 	for (i = 0; i <= in->len + 1; i++) {
-		size_t split = i == in->len + 1 ? BYTEWISE : i;
+		size_t split = i == in->len + 1 ? FX_BYTEWISE : i;
 		int rc;
 		if (sparse_splits && i > 2048 && i + 5000 < in->len && i % 61)
 			continue;

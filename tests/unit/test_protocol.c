@@ -25,50 +25,6 @@
 
 
 
-/* Split schedules: split == SIZE_MAX is byte by byte, otherwise two
- * chunks cut at `split` (0 and len give an empty chunk). Each chunk is a
- * private copy freed after use, so ASan catches any pointer kept into a
- * previous chunk. */
-#define BYTEWISE SIZE_MAX
-
-struct chunker {
-	const unsigned char *data;
-	size_t len, split, pos;
-	int idx;
-};
-
-static void chunker_init(struct chunker *c, const void *data, size_t len, size_t split)
-{
-	c->data = data;
-	c->len = len;
-	c->split = split;
-	c->pos = 0;
-	c->idx = 0;
-}
-
-/* The next chunk (a malloc'd copy of *n bytes), or NULL when done. */
-static unsigned char *chunker_next(struct chunker *c, size_t *n)
-{
-	unsigned char *copy;
-	if (c->split == BYTEWISE) {
-		if (c->pos >= c->len)
-			return NULL;
-		*n = 1;
-	} else if (c->idx == 0) {
-		*n = c->split;
-	} else if (c->idx == 1) {
-		*n = c->len - c->split;
-	} else {
-		return NULL;
-	}
-	c->idx++;
-	copy = malloc(*n ? *n : 1);
-	if (*n)
-		memcpy(copy, c->data + c->pos, *n);
-	c->pos += *n;
-	return copy;
-}
-
 /* --- side-band ------------------------------------------------------------------ */
 
 static void test_sideband_demux(void)
@@ -152,14 +108,14 @@ static int run_sideband(const struct wg_buf *in, size_t split, enum wg_sideband_
 			struct wg_buf *trace, char *msg, size_t msgsz)
 {
 	struct wg_sideband_reader *r;
-	struct chunker c;
+	struct fx_chunker c;
 	unsigned char *chunk;
 	size_t n;
 	int rc = 0;
 	CHECK_OK(wg_sideband_reader_new(&r, mode));
-	chunker_init(&c, in->data, in->len, split);
+	fx_chunker_init(&c, in->data, in->len, split);
 	msg[0] = '\0';
-	while (!rc && (chunk = chunker_next(&c, &n))) {
+	while (!rc && (chunk = fx_chunker_next(&c, &n))) {
 		const unsigned char *p = chunk;
 		struct wg_sideband_msg m;
 		char q[WG_PKT_QUOTE_MAX * 4];
@@ -196,7 +152,7 @@ static void check_sideband(const struct wg_buf *in, enum wg_sideband_mode mode, 
 	for (s = 0; s <= in->len + 1; s++) {
 		int rc;
 		wg_buf_reset(&trace);
-		rc = run_sideband(in, s == in->len + 1 ? BYTEWISE : s, mode, &trace, msg, sizeof(msg));
+		rc = run_sideband(in, s == in->len + 1 ? FX_BYTEWISE : s, mode, &trace, msg, sizeof(msg));
 		CHECK(rc == want_rc);
 		CHECK_STR(wg_buf_cstr(&trace), want_trace);
 		if (want_msg)
@@ -312,13 +268,13 @@ static void run_progress(const void *data, size_t len, size_t split, struct wg_b
 {
 	struct wg_progress_parser *p;
 	struct wg_progress_event ev;
-	struct chunker c;
+	struct fx_chunker c;
 	unsigned char *chunk;
 	size_t n;
 	int rc;
 	CHECK_OK(wg_progress_parser_new(&p));
-	chunker_init(&c, data, len, split);
-	while ((chunk = chunker_next(&c, &n))) {
+	fx_chunker_init(&c, data, len, split);
+	while ((chunk = fx_chunker_next(&c, &n))) {
 		const unsigned char *in = chunk;
 		while ((rc = wg_progress_parser_next(p, &ev, &in, &n)) == 0)
 			trace_progress(t, &ev);
@@ -337,7 +293,7 @@ static void check_progress(const char *in, const char *want)
 	size_t len = strlen(in), s;
 	for (s = 0; s <= len + 1; s++) {
 		wg_buf_reset(&t);
-		run_progress(in, len, s == len + 1 ? BYTEWISE : s, &t);
+		run_progress(in, len, s == len + 1 ? FX_BYTEWISE : s, &t);
 		CHECK_STR(wg_buf_cstr(&t), want);
 	}
 	wg_buf_release(&t);
@@ -612,16 +568,16 @@ static int run_adv(const struct wg_buf *in, size_t split, const char *service,
 		   size_t msgsz)
 {
 	struct wg_advertisement *adv;
-	struct chunker c;
+	struct fx_chunker c;
 	unsigned char *chunk;
 	size_t n;
 	int rc = WG_ENEEDMORE;
 	CHECK_OK(wg_advertisement_new(&adv, service, expected));
-	chunker_init(&c, in->data, in->len, split);
+	fx_chunker_init(&c, in->data, in->len, split);
 	msg[0] = '\0';
 	/* Completion reported before the end would show up as an error for
 	 * the bytes after it. */
-	while ((chunk = chunker_next(&c, &n))) {
+	while ((chunk = fx_chunker_next(&c, &n))) {
 		rc = wg_advertisement_feed(adv, chunk, n);
 		free(chunk);
 		if (rc != 0 && rc != WG_ENEEDMORE)
@@ -651,7 +607,7 @@ static void check_adv(const struct wg_buf *in, const char *service,
 	for (s = 0; s <= in->len + 1; s++) {
 		int rc;
 		wg_buf_reset(&summary);
-		rc = run_adv(in, s == in->len + 1 ? BYTEWISE : s, service, expected, &summary, msg,
+		rc = run_adv(in, s == in->len + 1 ? FX_BYTEWISE : s, service, expected, &summary, msg,
 			     sizeof(msg));
 		CHECK(rc == want_rc);
 		if (want_rc == 0) {
@@ -1162,14 +1118,14 @@ static int run_ls_refs(const struct wg_buf *in, size_t split, const struct wg_ha
 		       struct wg_buf *summary, char *msg, size_t msgsz)
 {
 	struct wg_ls_refs_parser *p;
-	struct chunker c;
+	struct fx_chunker c;
 	unsigned char *chunk;
 	size_t n;
 	int rc = WG_ENEEDMORE;
 	CHECK_OK(wg_ls_refs_parser_new(&p, algo));
-	chunker_init(&c, in->data, in->len, split);
+	fx_chunker_init(&c, in->data, in->len, split);
 	msg[0] = '\0';
-	while ((chunk = chunker_next(&c, &n))) {
+	while ((chunk = fx_chunker_next(&c, &n))) {
 		rc = wg_ls_refs_parser_feed(p, chunk, n);
 		free(chunk);
 		if (rc != 0 && rc != WG_ENEEDMORE)
@@ -1197,7 +1153,7 @@ static void check_ls_refs(const struct wg_buf *in, const struct wg_hash_algo *al
 	for (s = 0; s <= in->len + 1; s++) {
 		int rc;
 		wg_buf_reset(&summary);
-		rc = run_ls_refs(in, s == in->len + 1 ? BYTEWISE : s, algo, &summary, msg, sizeof(msg));
+		rc = run_ls_refs(in, s == in->len + 1 ? FX_BYTEWISE : s, algo, &summary, msg, sizeof(msg));
 		CHECK(rc == want_rc);
 		if (want_rc == 0)
 			CHECK_STR(wg_buf_cstr(&summary), want);

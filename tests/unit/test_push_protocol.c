@@ -402,8 +402,6 @@ struct parser_spec {
 	const struct wg_hash_algo *algo;  /* NULL: sha1 */
 };
 
-#define BYTEWISE SIZE_MAX
-
 static int trace_progress(const struct wg_progress_event *ev, void *payload)
 {
 	struct wg_buf *t = payload;
@@ -488,30 +486,16 @@ static int run_response(const struct parser_spec *s, const struct wg_buf *in, si
 			struct wg_buf *trace, char *msg, size_t msgsz)
 {
 	struct wg_push_response *r = make_parser(s);
-	size_t pos = 0;
-	int rc = 0, idx;
+	struct fx_chunker c;
+	unsigned char *chunk;
+	size_t n;
+	int rc = 0;
 	msg[0] = '\0';
 	if (!r)
 		return WG_ERROR;
 	wg_push_response_on_progress(r, trace_progress, trace);
-	for (idx = 0; !rc; idx++) {
-		unsigned char *chunk;
-		size_t n;
-		if (split == BYTEWISE) {
-			if (pos >= in->len)
-				break;
-			n = 1;
-		} else if (idx == 0) {
-			n = split;
-		} else if (idx == 1) {
-			n = in->len - split;
-		} else {
-			break;
-		}
-		chunk = malloc(n ? n : 1);
-		if (n)
-			memcpy(chunk, in->data + pos, n);
-		pos += n;
+	fx_chunker_init(&c, in->data, in->len, split);
+	while (!rc && (chunk = fx_chunker_next(&c, &n))) {
 		rc = wg_push_response_feed(r, chunk, n);
 		free(chunk);
 	}
@@ -546,7 +530,7 @@ static void check_response(const struct parser_spec *s, const struct wg_buf *in,
 	char msg[1024];
 	size_t i;
 	for (i = 0; i <= in->len + 1; i++) {
-		size_t split = i == in->len + 1 ? BYTEWISE : i;
+		size_t split = i == in->len + 1 ? FX_BYTEWISE : i;
 		int rc;
 		wg_buf_reset(&trace);
 		rc = run_response(s, in, split, &trace, msg, sizeof(msg));
