@@ -65,11 +65,11 @@
 // its connections and exits 0.
 
 import http from 'node:http';
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { serve, parseServerArgs, HOST } from './lifecycle.mjs';
+import { serve, parseServerArgs, findBackend, HOST } from './lifecycle.mjs';
 
 const GIT_PREFIX = '/git/';
 const REALM = 'webgit-test';
@@ -117,16 +117,7 @@ function parseArgs(argv) {
 
 const opt = parseArgs(process.argv.slice(2));
 
-// Run git-http-backend directly from git's exec path: `git http-backend`
-// would put one more process (and one more exec) in front of every request.
-let backend;
-try {
-	const execPath = execFileSync(opt.git, ['--exec-path'], { encoding: 'utf8' }).trim();
-	backend = path.join(execPath, 'git-http-backend');
-	fs.accessSync(backend, fs.constants.X_OK);
-} catch (err) {
-	usage(`no git-http-backend for --git ${opt.git}: ${err.message}`);
-}
+const backend = findBackend(opt.git, usage);
 
 // ---- logging -------------------------------------------------------------
 

@@ -112,7 +112,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { serve, parseServerArgs, HOST } from './lifecycle.mjs';
+import { serve, parseServerArgs, findBackend, HOST } from './lifecycle.mjs';
 import zlib from 'node:zlib';
 
 
@@ -126,14 +126,7 @@ function usage(msg) {
 
 const opt = parseServerArgs(process.argv.slice(2), usage);
 
-let backend;
-try {
-	const execPath = execFileSync(opt.git, ['--exec-path'], { encoding: 'utf8' }).trim();
-	backend = path.join(execPath, 'git-http-backend');
-	fs.accessSync(backend, fs.constants.X_OK);
-} catch (err) {
-	usage(`no git-http-backend for --git ${opt.git}: ${err.message}`);
-}
+const backend = findBackend(opt.git, usage);
 
 function log(line) {
 	if (opt.log) fs.appendFileSync(opt.log, line + '\n');

@@ -9,6 +9,7 @@
 // SIGTERM or SIGINT stops accepting, kills the running CGI children
 // (SIGTERM, then SIGKILL after 2 s), closes every connection (stalled and
 // endless ones too) and exits 0 once `finish(done)` has called done.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -95,4 +96,18 @@ export function parseServerArgs(argv, usage, extra = {}) {
 	opt.root = path.resolve(opt.root);
 	if (!fs.statSync(opt.root, { throwIfNoEntry: false })?.isDirectory()) usage(`--root ${opt.root} is not a directory`);
 	return opt;
+}
+
+/** git-http-backend in the exec path of `git`, run directly: `git
+ * http-backend` would put one more process (and one more exec) in front of
+ * every request. Calls usage(message) when there is none. */
+export function findBackend(git, usage) {
+	try {
+		const execPath = execFileSync(git, ['--exec-path'], { encoding: 'utf8' }).trim();
+		const backend = path.join(execPath, 'git-http-backend');
+		fs.accessSync(backend, fs.constants.X_OK);
+		return backend;
+	} catch (err) {
+		return usage(`no git-http-backend for --git ${git}: ${err.message}`);
+	}
 }
