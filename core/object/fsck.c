@@ -138,13 +138,64 @@ int wg_fsck_set_severity_by_name(struct wg_fsck_options *opts, const char *id,
 /* --- reporting -------------------------------------------------------- */
 
 struct ctx {
+	struct wg_fsck_reporter r;
 	const struct wg_fsck_options *opts;
 	const struct wg_hash_algo *algo;
 	const struct wg_oid *oid;
 	enum wg_object_type type;
-	int errors;
-	char first[512];
 };
+
+void wg_fsck_reporter_init(struct wg_fsck_reporter *r, const struct wg_fsck_options *opts,
+			   const struct wg_oid *oid, enum wg_object_type type)
+{
+	memset(r, 0, sizeof(*r));
+	r->opts = opts;
+	r->oid = oid;
+	r->type = type;
+}
+
+static int vreport(struct wg_fsck_reporter *r, enum wg_fsck_msg_id id, const char *fmt,
+		   va_list ap)
+{
+	enum wg_fsck_severity s = wg_fsck_severity_of(r->opts, id);
+	char msg[512];
+	int n;
+
+	if (s == WG_FSCK_IGNORE)
+		return 0;
+	n = snprintf(msg, sizeof(msg), "%s: ", msg_names[id]);
+	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+	if (r->opts && r->opts->report)
+		r->opts->report(r->opts->payload, r->oid, r->type, id, s, msg);
+	if (s < WG_FSCK_ERROR)
+		return 0;
+	if (!r->errors++)
+		snprintf(r->first, sizeof(r->first), "%s", msg);
+	return 1;
+}
+
+int wg_fsck_reportf(struct wg_fsck_reporter *r, enum wg_fsck_msg_id id, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+	va_start(ap, fmt);
+	rc = vreport(r, id, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int wg_fsck_reporter_result(const struct wg_fsck_reporter *r)
+{
+	const char *tname;
+	char hex[WG_MAX_HEXSZ + 1];
+
+	if (!r->errors)
+		return 0;
+	tname = wg_object_type_name(r->type);
+	return wg_error_set(WG_EFSCK, "error in %s%s%s: %s%s", tname ? tname : "unknown",
+			    r->oid ? " " : "", r->oid ? wg_oid_to_hex(r->oid, hex) : "", r->first,
+			    r->errors > 1 ? " (and more errors)" : "");
+}
 
 /* Report one problem. Returns 1 when it is at error level, so the caller
  * can stop where Git stops, else 0. */
@@ -153,24 +204,12 @@ __attribute__((format(printf, 3, 4)))
 #endif
 static int report(struct ctx *c, enum wg_fsck_msg_id id, const char *fmt, ...)
 {
-	enum wg_fsck_severity s = wg_fsck_severity_of(c->opts, id);
-	char msg[512];
-	int n;
 	va_list ap;
-
-	if (s == WG_FSCK_IGNORE)
-		return 0;
-	n = snprintf(msg, sizeof(msg), "%s: ", msg_names[id]);
+	int rc;
 	va_start(ap, fmt);
-	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+	rc = vreport(&c->r, id, fmt, ap);
 	va_end(ap);
-	if (c->opts && c->opts->report)
-		c->opts->report(c->opts->payload, c->oid, c->type, id, s, msg);
-	if (s < WG_FSCK_ERROR)
-		return 0;
-	if (!c->errors++)
-		snprintf(c->first, sizeof(c->first), "%s", msg);
-	return 1;
+	return rc;
 }
 
 /* --- trees ------------------------------------------------------------ */
@@ -614,11 +653,10 @@ int wg_fsck_object(const struct wg_fsck_options *opts, const struct wg_hash_algo
 		   const void *data, size_t len)
 {
 	struct ctx c;
-	const char *tname;
-	char hex[WG_MAX_HEXSZ + 1];
 	int err = 0;
 
 	memset(&c, 0, sizeof(c));
+	wg_fsck_reporter_init(&c.r, opts, oid, type);
 	c.opts = opts;
 	c.algo = algo;
 	c.oid = oid;
@@ -645,10 +683,33 @@ int wg_fsck_object(const struct wg_fsck_options *opts, const struct wg_hash_algo
 	}
 	if (err)
 		return err;
-	if (!c.errors)
-		return 0;
-	tname = wg_object_type_name(type);
-	return wg_error_set(WG_EFSCK, "error in %s%s%s: %s%s", tname ? tname : "unknown",
-			    oid ? " " : "", oid ? wg_oid_to_hex(oid, hex) : "", c.first,
-			    c.errors > 1 ? " (and more errors)" : "");
+	return wg_fsck_reporter_result(&c.r);
+}
+
+/* --- .gitattributes --------------------------------------------------- */
+
+int wg_fsck_gitattributes_blob(const struct wg_fsck_options *opts, const struct wg_oid *oid,
+			       const void *data, size_t len)
+{
+	struct wg_fsck_reporter r;
+	const char *p = data, *end = p + len;
+
+	wg_fsck_reporter_init(&r, opts, oid, WG_OBJ_BLOB);
+	if (len > WG_FSCK_ATTR_MAX_FILE_SIZE) {
+		wg_fsck_reportf(&r, WG_FSCK_GITATTRIBUTES_LARGE, ".gitattributes too large to parse");
+		return wg_fsck_reporter_result(&r);
+	}
+	/* As git reads it: line by line up to the first NUL. */
+	while (p < end && *p) {
+		const char *eol = p;
+		while (eol < end && *eol && *eol != '\n')
+			eol++;
+		if ((size_t)(eol - p) >= WG_FSCK_ATTR_MAX_LINE_LENGTH) {
+			wg_fsck_reportf(&r, WG_FSCK_GITATTRIBUTES_LINE_LENGTH,
+					".gitattributes has too long lines to parse");
+			break;
+		}
+		p = eol < end && *eol == '\n' ? eol + 1 : eol;
+	}
+	return wg_fsck_reporter_result(&r);
 }

@@ -43,9 +43,12 @@
  * badHeadTarget, badReferentName, badReftableTableName, packedRef*,
  * emptyPackedRefsFile, refMissingNewline, symlinkRef,
  * symrefTargetIsNotARef, trailingRefContent, gitmodules{Blob,Large,
- * Missing,Name,Path,Update,Url,Parse}, gitattributes{Blob,Large,
- * LineLength,Missing}); they are listed so their names and severities
- * have one home. As in git, badGpgsig, badHeaderContinuation, missingType
+ * Missing,Name,Path,Update,Url,Parse}, gitattributes{Blob,Missing});
+ * they are listed so their names and severities have one home. The
+ * contents of a .gitattributes blob are checked by
+ * wg_fsck_gitattributes_blob() below, those of a .gitmodules blob by
+ * repo/gitmodules.h (it needs the config parser), both reporting through
+ * a wg_fsck_reporter. As in git, badGpgsig, badHeaderContinuation, missingType
  * and missingTag cannot actually fire once the header check has passed. */
 #ifndef WG_OBJECT_FSCK_H
 #define WG_OBJECT_FSCK_H
@@ -217,5 +220,38 @@ int wg_fsck_set_severity_by_name(struct wg_fsck_options *opts, const char *id,
 int wg_fsck_object(const struct wg_fsck_options *opts, const struct wg_hash_algo *algo,
 		   const struct wg_oid *oid, enum wg_object_type type,
 		   const void *data, size_t len);
+
+/* --- checks made outside wg_fsck_object() ---------------------------
+ * Blob contents (.gitmodules, .gitattributes) are checked by whoever can
+ * read the blobs a tree named; they report through a reporter, so their
+ * problems get the same severities, report callback and message as
+ * wg_fsck_object()'s. */
+struct wg_fsck_reporter {
+	const struct wg_fsck_options *opts;
+	const struct wg_oid *oid;
+	enum wg_object_type type;
+	int errors;            /* reports at error level so far */
+	char first[512];       /* the first of them, "<camelId>: <text>" */
+};
+
+void wg_fsck_reporter_init(struct wg_fsck_reporter *r, const struct wg_fsck_options *opts,
+			   const struct wg_oid *oid, enum wg_object_type type);
+/* Report one problem; 1 if it reached error level, else 0. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+int wg_fsck_reportf(struct wg_fsck_reporter *r, enum wg_fsck_msg_id id, const char *fmt, ...);
+/* 0, or WG_EFSCK with "error in blob <hex>: <first>" as wg_fsck_object(). */
+int wg_fsck_reporter_result(const struct wg_fsck_reporter *r);
+
+/* Git's attribute-file limits (attr.h): larger files and longer lines are
+ * refused, since git would not read them. */
+#define WG_FSCK_ATTR_MAX_FILE_SIZE ((size_t)100 * 1024 * 1024)
+#define WG_FSCK_ATTR_MAX_LINE_LENGTH ((size_t)2048)
+
+/* The contents of a blob a tree names .gitattributes: gitattributesLarge,
+ * gitattributesLineLength. */
+int wg_fsck_gitattributes_blob(const struct wg_fsck_options *opts, const struct wg_oid *oid,
+			       const void *data, size_t len);
 
 #endif

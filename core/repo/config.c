@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -469,7 +470,7 @@ static int parse_all(struct parser *p)
  * caller. */
 static int parse_text(struct config_event **events_out, size_t *nr_out, size_t *alloc_out,
 		      bool *cont_at_eof, const unsigned char *data, size_t len,
-		      const char *origin)
+		      const char *origin, bool keep_partial)
 {
 	struct parser p;
 	int rc;
@@ -496,7 +497,15 @@ static int parse_text(struct config_event **events_out, size_t *nr_out, size_t *
 	wg_buf_release(&p.var);
 	wg_buf_release(&p.value);
 	if (rc) {
-		events_free(p.events, p.nr);
+		if (keep_partial && !p.oom) {
+			/* The complete events before the error. An entry is
+			 * only recorded once its value ended. */
+			*events_out = p.events;
+			*nr_out = p.nr;
+			*alloc_out = p.alloc;
+		} else {
+			events_free(p.events, p.nr);
+		}
 		if (p.oom)
 			return wg_error_set(WG_ENOMEM, "out of memory parsing config%s%s",
 					    origin ? " file " : "", origin ? origin : "");
@@ -528,11 +537,42 @@ int wg_config_parse(struct wg_config **out, const char *data, size_t len, const 
 	}
 	if ((err = wg_buf_add(&cfg->text, data, len)) ||
 	    (err = parse_text(&cfg->events, &cfg->nr, &cfg->alloc, &cfg->cont_at_eof,
-			      cfg->text.data, cfg->text.len, origin))) {
+			      cfg->text.data, cfg->text.len, origin, false))) {
 		wg_config_free(cfg);
 		return err;
 	}
 	*out = cfg;
+	return 0;
+}
+
+int wg_config_parse_entries(const char *data, size_t len, const char *origin,
+			    int (*cb)(const char *key, const char *value, void *payload),
+			    void *payload)
+{
+	struct config_event *events;
+	size_t nr, alloc, i;
+	bool cont;
+	char why[256];
+	int err, perr;
+
+	if (!data && len)
+		return wg_error_set(WG_EINVALID, "config data is NULL");
+	perr = parse_text(&events, &nr, &alloc, &cont, (const unsigned char *)data, len, origin,
+			  true);
+	if (perr && perr != WG_ECORRUPT)
+		return perr;
+	/* The callback may set errors of its own: keep the parser's. */
+	snprintf(why, sizeof(why), "%s", perr ? wg_error_message() : "");
+	err = 0;
+	/* An entry whose value the error cut short has no name yet. */
+	for (i = 0; i < nr && !err; i++)
+		if (events[i].type == EV_ENTRY && events[i].name)
+			err = cb(events[i].name, events[i].value, payload);
+	events_free(events, nr);
+	if (err)
+		return err;
+	if (perr)
+		return wg_error_set(WG_ECORRUPT, "%s", why);
 	return 0;
 }
 
@@ -775,42 +815,43 @@ static int parse_signed(intmax_t *out, const char *value, intmax_t max, bool *ra
 	return 1;
 }
 
-int wg_config_get_bool(const struct wg_config *cfg, const char *key, bool *out)
+int wg_config_bool_value(const char *key, const char *v, bool *out)
 {
-	const struct config_event *ev;
-	const char *v;
 	intmax_t n;
 	bool range;
-	int err;
 
 	*out = false;
-	if ((err = find_last(&ev, cfg, key)))
-		return err;
-	v = ev->value;
 	if (!v) {
 		*out = true;
 		return 0;
 	}
-	if (!*v) {
-		*out = false;
+	if (!*v)
 		return 0;
-	}
 	if (!ascii_strcasecmp(v, "true") || !ascii_strcasecmp(v, "yes") ||
 	    !ascii_strcasecmp(v, "on")) {
 		*out = true;
 		return 0;
 	}
 	if (!ascii_strcasecmp(v, "false") || !ascii_strcasecmp(v, "no") ||
-	    !ascii_strcasecmp(v, "off")) {
-		*out = false;
+	    !ascii_strcasecmp(v, "off"))
 		return 0;
-	}
 	/* Git accepts any int (not int64) as a boolean. */
 	if (parse_signed(&n, v, INT_MAX, &range)) {
 		*out = n != 0;
 		return 0;
 	}
-	return wg_error_set(WG_EINVALID, "bad boolean config value '%s' for '%s'", v, ev->name);
+	return wg_error_set(WG_EINVALID, "bad boolean config value '%s' for '%s'", v, key);
+}
+
+int wg_config_get_bool(const struct wg_config *cfg, const char *key, bool *out)
+{
+	const struct config_event *ev;
+	int err;
+
+	*out = false;
+	if ((err = find_last(&ev, cfg, key)))
+		return err;
+	return wg_config_bool_value(ev->name, ev->value, out);
 }
 
 int wg_config_get_int64(const struct wg_config *cfg, const char *key, int64_t *out)
@@ -1044,7 +1085,7 @@ static int config_replace_text(struct wg_config *cfg, struct wg_buf *text)
 	size_t nr, alloc;
 	bool cont_at_eof;
 	int err = parse_text(&events, &nr, &alloc, &cont_at_eof, text->data, text->len,
-			     cfg->origin);
+			     cfg->origin, false);
 	if (err == WG_ECORRUPT)
 		/* The splice only ever writes complete lines; reaching
 		 * this is a bug here, and the config is left untouched. */

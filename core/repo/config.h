@@ -51,6 +51,16 @@ int wg_config_new(struct wg_config **out);
 int wg_config_parse(struct wg_config **out, const char *data, size_t len,
 		    const char *origin);
 
+/* Parse `len` bytes and hand every entry to `cb` as wg_config_foreach()
+ * would, without keeping them: what git's config_from_mem() does for a
+ * blob. Unlike wg_config_parse(), the entries before a syntax error are
+ * still handed over (git's parser calls back as it goes), then the error
+ * (WG_ECORRUPT) is returned: a check of untrusted text must see what git
+ * would act on. A non-zero return from `cb` stops and is returned. */
+int wg_config_parse_entries(const char *data, size_t len, const char *origin,
+			    int (*cb)(const char *key, const char *value, void *payload),
+			    void *payload);
+
 /* Read and parse a file. WG_ENOTFOUND if it does not exist (callers that
  * treat a missing config as empty use wg_config_new() then), WG_EIO if it
  * cannot be read, WG_ECORRUPT if it does not parse. */
@@ -79,6 +89,9 @@ int wg_config_get_string(const struct wg_config *cfg, const char *key, const cha
  * empty string are false (case-insensitive); a key without '=' is true.
  * Anything else is WG_EINVALID ("bad boolean config value 'x' for 'a.b'"). */
 int wg_config_get_bool(const struct wg_config *cfg, const char *key, bool *out);
+/* The same rules for a value found elsewhere (NULL: a key without '=');
+ * `key` names it in the error message. */
+int wg_config_bool_value(const char *key, const char *value, bool *out);
 
 /* The last value as a signed 64-bit integer with git's rules: C syntax
  * (decimal, 0x hex, leading-0 octal, leading blanks and sign allowed), an
