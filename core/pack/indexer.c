@@ -106,7 +106,7 @@ struct wg_indexer {
 	size_t cached;         /* bytes of frame data held */
 	struct wg_buf delta;
 	uint32_t ndeltas, resolved;
-	struct wg_buf idx;
+	struct wg_buf idx, rev;
 };
 
 static int fail(struct wg_indexer *ix, int err)
@@ -302,6 +302,7 @@ void wg_indexer_free(struct wg_indexer *ix)
 	wg_buf_release(&ix->objbuf);
 	wg_buf_release(&ix->delta);
 	wg_buf_release(&ix->idx);
+	wg_buf_release(&ix->rev);
 	wg_free(ix);
 }
 
@@ -1134,11 +1135,11 @@ static int install(const char *tmp, const char *path)
 	return 0;
 }
 
-static int write_outputs(struct wg_indexer *ix)
+/* The .idx and .rev in memory (ix->idx, ix->rev), so the objects can be
+ * found by id before anything is installed. */
+static int build_index(struct wg_indexer *ix)
 {
 	struct wg_pack_idx_entry *entries;
-	struct wg_buf rev = WG_BUF_INIT, keep = WG_BUF_INIT;
-	char *tmp_idx = NULL, *tmp_rev = NULL, *tmp_keep = NULL;
 	uint32_t i;
 	int err;
 
@@ -1154,16 +1155,25 @@ static int write_outputs(struct wg_indexer *ix)
 	if (!err)
 		err = wg_pack_idx_write(&ix->idx, ix->algo, entries, ix->nobjs, ix->pack_hash);
 	if (!err && ix->final_rev)
-		err = wg_pack_rev_write(&rev, ix->algo, entries, ix->nobjs, ix->pack_hash);
+		err = wg_pack_rev_write(&ix->rev, ix->algo, entries, ix->nobjs, ix->pack_hash);
 	wg_free(entries);
-	if (!err && ix->final_keep && ix->opts.keep_msg[0])
+	return err;
+}
+
+static int write_outputs(struct wg_indexer *ix)
+{
+	struct wg_buf keep = WG_BUF_INIT;
+	char *tmp_idx = NULL, *tmp_rev = NULL, *tmp_keep = NULL;
+	int err = 0;
+
+	if (ix->final_keep && ix->opts.keep_msg[0])
 		err = wg_buf_printf(&keep, "%s\n", ix->opts.keep_msg);
 	if (err)
 		goto done;
 	/* Everything under temporary names first, then renames, the index
 	 * last: a reader that finds the .idx finds the rest. */
 	if ((ix->final_keep && (err = write_temp(&tmp_keep, ix->final_keep, &keep))) ||
-	    (ix->final_rev && (err = write_temp(&tmp_rev, ix->final_rev, &rev))) ||
+	    (ix->final_rev && (err = write_temp(&tmp_rev, ix->final_rev, &ix->rev))) ||
 	    (ix->final_idx && (err = write_temp(&tmp_idx, ix->final_idx, &ix->idx))))
 		goto done;
 	if (tmp_keep) {
@@ -1210,7 +1220,6 @@ done:
 	wg_free(tmp_keep);
 	wg_free(tmp_rev);
 	wg_free(tmp_idx);
-	wg_buf_release(&rev);
 	wg_buf_release(&keep);
 	return err;
 }
@@ -1275,7 +1284,14 @@ static int finish(struct wg_indexer *ix, unsigned char *pack_hash)
 		return wg_error_set(WG_ECORRUPT, "pack has %u unresolved delta%s (a missing or "
 				    "cyclic base, or a thin pack without --fix-thin)", unresolved,
 				    unresolved == 1 ? "" : "s");
-	if ((err = names(ix)) || (err = write_outputs(ix)))
+	if ((err = names(ix)) || (err = build_index(ix)))
+		return err;
+	/* Everything is known and nothing is visible yet: the caller's last
+	 * word (fsck of blobs a tree named, connectivity). */
+	if (ix->opts.before_install &&
+	    (err = ix->opts.before_install(ix, ix->opts.install_payload)))
+		return err;
+	if ((err = write_outputs(ix)))
 		return err;
 	memcpy(pack_hash, ix->pack_hash, ix->algo->rawsz);
 	return 0;
@@ -1311,7 +1327,8 @@ void wg_indexer_object(const struct wg_indexer *ix, uint32_t i, struct wg_indexe
 	out->base = o->base_no;
 }
 
-enum wg_object_type wg_indexer_find(const struct wg_indexer *ix, const struct wg_oid *oid)
+/* The index in ix->objs of `oid`, through the .idx built in memory. */
+static bool find_obj(const struct wg_indexer *ix, const struct wg_oid *oid, uint32_t *out)
 {
 	/* The .idx (v2) in memory: 8 header bytes, the fan-out, then the
 	 * sorted ids, their CRCs, their 31-bit offsets (or, with the top bit,
@@ -1322,7 +1339,7 @@ enum wg_object_type wg_indexer_find(const struct wg_indexer *ix, const struct wg
 	uint64_t offset;
 
 	if (ix->idx.len < 8 + 256 * 4)
-		return WG_OBJ_NONE;
+		return false;
 	n = wg_get_be32(idx + 8 + 255 * 4);
 	ids = idx + 8 + 256 * 4;
 	ofs = ids + (size_t)n * (rawsz + 4);
@@ -1331,7 +1348,7 @@ enum wg_object_type wg_indexer_find(const struct wg_indexer *ix, const struct wg
 	for (;;) {
 		int c;
 		if (lo >= hi)
-			return WG_OBJ_NONE;
+			return false;
 		pos = lo + (hi - lo) / 2;
 		c = memcmp(oid->hash, ids + (size_t)pos * rawsz, rawsz);
 		if (!c)
@@ -1349,14 +1366,73 @@ enum wg_object_type wg_indexer_find(const struct wg_indexer *ix, const struct wg
 	hi = ix->nobjs;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (ix->objs[mid].offset == offset)
-			return (enum wg_object_type)ix->objs[mid].real_type;
+		if (ix->objs[mid].offset == offset) {
+			*out = mid;
+			return true;
+		}
 		if (ix->objs[mid].offset < offset)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return WG_OBJ_NONE;
+	return false;
+}
+
+enum wg_object_type wg_indexer_find(const struct wg_indexer *ix, const struct wg_oid *oid)
+{
+	uint32_t i;
+	return find_obj(ix, oid, &i) ? (enum wg_object_type)ix->objs[i].real_type : WG_OBJ_NONE;
+}
+
+int wg_indexer_read(struct wg_indexer *ix, const struct wg_oid *oid, enum wg_object_type *type,
+		    struct wg_buf *out, size_t max_size)
+{
+	struct wg_buf base = WG_BUF_INIT;
+	uint32_t *chain = NULL, i, j;
+	size_t depth, k;
+	int err = 0;
+
+	if (!find_obj(ix, oid, &i))
+		return wg_error_set(WG_ENOTFOUND, "object not in the pack being indexed");
+	*type = (enum wg_object_type)ix->objs[i].real_type;
+	if (!is_delta(ix->objs[i].type) && max_size && ix->objs[i].size > max_size)
+		return wg_error_set(WG_EUNSUPPORTED, "object too large to read (%llu bytes)",
+				    (unsigned long long)ix->objs[i].size);
+	/* The chain from the object down to its whole base. */
+	depth = ix->objs[i].depth;
+	if (depth && !(chain = wg_malloc(depth * sizeof(*chain))))
+		return wg_error_set(WG_ENOMEM, "out of memory reading a delta chain");
+	for (k = 0, j = i; k < depth; k++) {
+		chain[k] = j;
+		j = ix->objs[j].base_no;
+	}
+	if (is_delta(ix->objs[j].type)) {
+		err = wg_error_set(WG_ECORRUPT, "pack has a broken delta chain at offset %llu",
+				   (unsigned long long)ix->objs[j].offset);
+		goto done;
+	}
+	if ((err = entry_data(ix, j, depth ? &base : out)))
+		goto done;
+	while (depth--) {
+		struct wg_buf *dst = depth ? &ix->objbuf : out;
+		if ((err = entry_data(ix, chain[depth], &ix->delta)))
+			goto done;
+		if ((err = wg_delta_apply(dst, base.data, base.len, ix->delta.data, ix->delta.len,
+					  max_size))) {
+			wg_error_prefix("pack has bad object at offset %llu: cannot apply its delta",
+					(unsigned long long)ix->objs[chain[depth]].offset);
+			goto done;
+		}
+		if (depth) {
+			struct wg_buf t = base;
+			base = ix->objbuf;
+			ix->objbuf = t;
+		}
+	}
+done:
+	wg_buf_release(&base);
+	wg_free(chain);
+	return err;
 }
 
 const struct wg_buf *wg_indexer_idx_data(const struct wg_indexer *ix) { return &ix->idx; }

@@ -81,9 +81,16 @@ struct wg_indexer_options {
 	int (*on_object)(const struct wg_oid *oid, enum wg_object_type type, const void *data,
 			 size_t len, void *payload);
 	void *object_payload;
+	/* Called in finish() once every object is resolved and the index is
+	 * built in memory, before anything is installed: wg_indexer_find()
+	 * and wg_indexer_read() work. Nonzero fails the indexing, and then
+	 * nothing is left behind (the checks of received objects that need
+	 * other objects: .gitmodules contents, connectivity). */
+	int (*before_install)(struct wg_indexer *ix, void *payload);
+	void *install_payload;
 };
 #define WG_INDEXER_OPTIONS_INIT { 1, NULL, NULL, NULL, NULL, NULL, NULL, false, true, \
-				  NULL, 0, 1, NULL, NULL, NULL, NULL, NULL }
+				  NULL, 0, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 
 int wg_indexer_new(struct wg_indexer **out, const struct wg_indexer_options *opts);
 /* Consume len bytes. Errors are sticky: after one, every call fails. */
@@ -109,9 +116,14 @@ struct wg_indexer_object {
 };
 uint32_t wg_indexer_object_count(const struct wg_indexer *ix);
 void wg_indexer_object(const struct wg_indexer *ix, uint32_t i, struct wg_indexer_object *out);
-/* After a successful finish: the type of `oid` if the pack holds it, else
+/* From before_install on: the type of `oid` if the pack holds it, else
  * WG_OBJ_NONE (a binary search of the index; nothing is read). */
 enum wg_object_type wg_indexer_find(const struct wg_indexer *ix, const struct wg_oid *oid);
+/* From before_install on: an object's content by id, rebuilt from the
+ * pack (deltas applied). WG_ENOTFOUND if the pack does not hold it;
+ * max_size (0: none) refuses larger objects with WG_EUNSUPPORTED. */
+int wg_indexer_read(struct wg_indexer *ix, const struct wg_oid *oid, enum wg_object_type *type,
+		    struct wg_buf *out, size_t max_size);
 /* The .idx bytes that were (or would have been) written. */
 const struct wg_buf *wg_indexer_idx_data(const struct wg_indexer *ix);
 /* Final paths (NULL when not written). */

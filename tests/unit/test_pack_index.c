@@ -254,6 +254,80 @@ static void test_indexer_find(void)
 	}
 }
 
+/* before_install: every object can be read back by id, deltas applied,
+ * before anything is installed; a refusal there leaves nothing. */
+struct read_back {
+	const struct wg_oid *ids;
+	const char *const *want;    /* contents of ids[0..4] */
+	int checked;
+	int refuse;
+};
+
+static int read_back(struct wg_indexer *ix, void *payload)
+{
+	struct read_back *rb = payload;
+	struct wg_buf b = WG_BUF_INIT;
+	enum wg_object_type type;
+	for (int i = 0; i < 5; i++) {
+		CHECK_OK(wg_indexer_read(ix, &rb->ids[i], &type, &b, 0));
+		CHECK(type == WG_OBJ_BLOB);
+		CHECK(b.len == strlen(rb->want[i]) && !memcmp(b.data, rb->want[i], b.len));
+		rb->checked++;
+	}
+	/* The deepest delta (three levels) against a limit just below its size. */
+	CHECK_ERR(wg_indexer_read(ix, &rb->ids[3], &type, &b, strlen(rb->want[3]) - 1),
+		  WG_EUNSUPPORTED);
+	CHECK_OK(wg_indexer_read(ix, &rb->ids[5], &type, &b, 0));
+	CHECK(type == WG_OBJ_TREE);
+	wg_buf_release(&b);
+	return rb->refuse ? wg_error_set(WG_EFSCK, "refused by the test") : 0;
+}
+
+static void test_before_install(void)
+{
+	for (int a = WG_HASH_SHA1; a <= WG_HASH_SHA256; a++) {
+		const struct wg_hash_algo *algo = wg_hash_algo_by_id((enum wg_hash_id)a);
+		const char *want[5] = { texts[0], texts[1], texts[2], texts[3], "" };
+		for (int refuse = 0; refuse <= 1; refuse++) {
+			struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
+			struct wg_indexer *ix = NULL;
+			unsigned char h[WG_MAX_RAWSZ];
+			struct wg_oid ids[6], missing;
+			struct read_back rb;
+			enum wg_object_type type;
+			struct wg_buf b = WG_BUF_INIT;
+			struct pb p;
+			const char *dir = wg_test_tmpdir("ix-install");
+
+			build_valid(&p, algo, ids);
+			memset(&rb, 0, sizeof(rb));
+			rb.ids = ids;
+			rb.want = want;
+			rb.refuse = refuse;
+			o.algo = algo;
+			o.pack_dir = dir;
+			o.before_install = read_back;
+			o.install_payload = &rb;
+			CHECK_OK(wg_indexer_new(&ix, &o));
+			CHECK_OK(wg_indexer_feed(ix, p.buf.data, p.buf.len));
+			if (refuse) {
+				CHECK_ERR(wg_indexer_finish(ix, h), WG_EFSCK);
+				CHECK(count_entries(dir) == 0);
+			} else {
+				CHECK_OK(wg_indexer_finish(ix, h));
+				CHECK(count_entries(dir) == 3);   /* .pack, .idx, .rev */
+				oid_of(&missing, algo, WG_OBJ_BLOB, "not in the pack\n");
+				CHECK_ERR(wg_indexer_read(ix, &missing, &type, &b, 0), WG_ENOTFOUND);
+			}
+			CHECK(rb.checked == 5);
+			wg_indexer_free(ix);
+			wg_buf_release(&b);
+			wg_buf_release(&p.buf);
+			rm_dir(dir);
+		}
+	}
+}
+
 static void test_valid_pack_all_splits(void)
 {
 	int a;
@@ -696,6 +770,7 @@ static void test_idx_v1_and_prefix(void)
 WG_TEST_MAIN("pack_index",
 	WG_TEST(test_valid_pack_all_splits),
 	WG_TEST(test_indexer_find),
+	WG_TEST(test_before_install),
 	WG_TEST(test_truncated_everywhere),
 	WG_TEST(test_bad_packs),
 	WG_TEST(test_fsck_rejects_bad_tree),
