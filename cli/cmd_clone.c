@@ -12,7 +12,8 @@
 static const char usage_str[] =
 	"webgit clone [--bare | --mirror] [--depth <n>] [--filter <spec>] [-b <branch>] "
 	"[--single-branch] [--shallow-since=<date>] [--shallow-exclude=<ref>] "
-	"[--ref-format=<format>] [-q | --progress] <repository> [<directory>]";
+	"[--ref-format=<format>] [-c <key>=<value>]... [-q | --progress] <repository> "
+	"[<directory>]";
 
 /* git's "humanish" directory: the last path part without "/.git" or
  * ".git" (kept as "name.git" for bare clones). */
@@ -44,8 +45,8 @@ int cmd_clone(int argc, char **argv)
 	const char *url = NULL, *dir = NULL, *v;
 	char *made = NULL;
 	bool no_single_branch = false;
-	const char *exclude[64];
-	size_t nexclude = 0;
+	const char *exclude[64], *config[64];
+	size_t nexclude = 0, nconfig = 0;
 	int i, err;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -82,7 +83,12 @@ int cmd_clone(int argc, char **argv)
 			o.branch = v;
 		else if ((v = cli_option_value(argc, argv, &i, "--ref-format")))
 			o.ref_format = v;
-		else
+		else if ((v = cli_option_value(argc, argv, &i, "--config")) ||
+			 (v = cli_option_value(argc, argv, &i, "-c"))) {
+			if (nconfig == sizeof(config) / sizeof(*config))
+				return cli_fatal("too many --config");
+			config[nconfig++] = v;
+		} else
 			return cli_usage(usage_str);
 	}
 	if (i >= argc || argc - i > 2)
@@ -95,6 +101,8 @@ int cmd_clone(int argc, char **argv)
 	}
 	o.shallow_exclude = exclude;
 	o.nshallow_exclude = nexclude;
+	o.config = config;
+	o.nconfig = nconfig;
 	/* a shallow clone implies --single-branch, as in git */
 	if ((o.depth || o.shallow_since || nexclude) && !no_single_branch)
 		o.single_branch = true;

@@ -103,6 +103,11 @@ void cli_remote_progress(const struct wg_remote_progress *p, void *payload)
 	struct cli_progress *cp = payload;
 	char bytes[64] = "";
 
+	if (p->warning && p->line) {
+		/* git prints these with or without -q. */
+		fprintf(stderr, "warning: %s\n", p->line);
+		return;
+	}
 	if (!cp || cp->quiet)
 		return;
 	if (p->remote && p->line) {

@@ -25,6 +25,7 @@ struct clone {
 	struct wg_remote_op base;
 	struct wg_clone_options opts;
 	char *url, *path, *branch, *filter, *ref_format;
+	char **config;                /* the caller's -c settings, copied */
 	enum clone_state state;
 	struct wg_discovery d;
 	bool created;                 /* we wrote into `path`: undo unless complete */
@@ -139,9 +140,30 @@ static int choose_head(struct clone *c)
 
 /* --- the repository ------------------------------------------------------------------- */
 
+/* clone -c key=value: into the new repository's config (written to disk
+ * with the rest by write_config()). */
+static int apply_config(struct clone *c)
+{
+	struct wg_config *cfg = wg_repo_config(c->repo);
+	struct wg_buf key = WG_BUF_INIT;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < c->opts.nconfig && !err; i++) {
+		const char *kv = c->config[i], *eq = strchr(kv, '=');
+		wg_buf_reset(&key);
+		if ((err = wg_buf_add(&key, kv, eq ? (size_t)(eq - kv) : strlen(kv))))
+			break;
+		err = wg_config_add(cfg, wg_buf_cstr(&key), eq ? eq + 1 : "true");
+	}
+	wg_buf_release(&key);
+	return err;
+}
+
 static int create_repo(struct clone *c)
 {
 	struct wg_repo_init_options io = WG_REPO_INIT_OPTIONS_INIT;
+	int err;
 
 	io.bare = c->opts.bare || c->opts.mirror;
 	io.object_format = c->d.algo->name;
@@ -150,7 +172,9 @@ static int create_repo(struct clone *c)
 	io.initial_branch = c->head_is_tag ? "main" : c->head_branch + 11;
 	c->existed = wg_fs_exists(c->path);
 	c->created = true;   /* from here on a failure undoes what init made */
-	return wg_repo_init(&c->repo, c->path, &io);
+	if ((err = wg_repo_init(&c->repo, c->path, &io)))
+		return err;
+	return apply_config(c);
 }
 
 static int write_config(struct clone *c)
@@ -498,6 +522,9 @@ static void clone_free(struct wg_remote_op *op)
 	wg_free(c->branch);
 	wg_free(c->filter);
 	wg_free(c->ref_format);
+	for (size_t i = 0; c->config && i < c->opts.nconfig; i++)
+		wg_free(c->config[i]);
+	wg_free(c->config);
 	wg_free(c->head_branch);
 	wg_free(c->wants);
 	wg_free(c->shallows);
@@ -533,6 +560,19 @@ int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
 		clone_free(&c->base);
 		return nomem();
 	}
+	if (opts->nconfig) {
+		if (!(c->config = wg_calloc(opts->nconfig, sizeof(*c->config)))) {
+			c->opts.nconfig = 0;
+			clone_free(&c->base);
+			return nomem();
+		}
+		for (size_t i = 0; i < opts->nconfig; i++)
+			if (!(c->config[i] = wg_strdup(opts->config[i]))) {
+				clone_free(&c->base);
+				return nomem();
+			}
+	}
+	c->opts.config = NULL;
 	c->opts.branch = c->branch;
 	c->opts.filter = c->filter;
 	c->opts.ref_format = c->ref_format;

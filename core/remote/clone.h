@@ -30,9 +30,14 @@ struct wg_clone_options {
 	const char *ref_format;      /* NULL: webgit's default (reftable) */
 	wg_remote_progress_fn progress;
 	void *progress_payload;
+	/* `git clone -c`: "key=value" (a bare "key" is true) set in the new
+	 * repository's config as soon as it exists, before anything is
+	 * fetched, so settings such as transfer.fsckObjects apply to it. */
+	const char *const *config;
+	size_t nconfig;
 };
 #define WG_CLONE_OPTIONS_INIT { 1, false, false, NULL, false, 0, NULL, NULL, 0, NULL, NULL, \
-				NULL, NULL }
+				NULL, NULL, NULL, 0 }
 
 int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
 		 const struct wg_clone_options *opts);

@@ -44,6 +44,10 @@ struct wg_remote_progress {
 	bool finished;         /* the phase is over */
 	bool remote;           /* reported by the server (its text is in line) */
 	const char *line;      /* the server's line, sanitised; NULL for ours */
+	/* A warning about what arrived (an fsck finding below error level):
+	 * `line` holds it, "object <id>: <msgId>: <text>". Show it even where
+	 * progress is not shown, as git does. */
+	bool warning;
 };
 
 typedef void (*wg_remote_progress_fn)(const struct wg_remote_progress *progress, void *payload);

@@ -14,6 +14,8 @@ int wg_pack_receiver_request(struct wg_pack_receiver *rcv, struct wg_remote_op *
 	int err;
 
 	wg_pack_receiver_release(rcv);
+	if ((err = wg_receive_check_init(&rcv->check, repo, op)))
+		return err;
 	rcv->op = op;
 	rcv->repo = repo;
 	rcv->algo = d->algo;
@@ -79,6 +81,18 @@ static int check_links(struct wg_pack_receiver *rcv)
 	return err;
 }
 
+/* The last checks, with every object resolved and nothing installed. */
+static int before_install(struct wg_indexer *ix, void *payload)
+{
+	struct wg_pack_receiver *rcv = payload;
+	int err;
+
+	if ((err = wg_receive_check_blobs(&rcv->check, ix)) ||
+	    (rcv->links && (err = check_links(rcv))))
+		return err;
+	return 0;
+}
+
 static int start_indexer(struct wg_pack_receiver *rcv)
 {
 	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
@@ -98,6 +112,9 @@ static int start_indexer(struct wg_pack_receiver *rcv)
 		o.on_object = link_object;
 		o.object_payload = rcv->links;
 	}
+	o.fsck = wg_receive_check_fsck(&rcv->check);
+	o.before_install = before_install;
+	o.install_payload = rcv;
 	return wg_indexer_new(&rcv->ix, &o);
 }
 
@@ -153,9 +170,8 @@ int wg_pack_receiver_finish(struct wg_pack_receiver *rcv, bool *got_pack,
 	if (!rcv->ix)
 		return 0;
 	/* The pack and its index are in place (renamed, .idx last) before
-	 * any ref can name their objects. */
-	if ((err = wg_indexer_finish(rcv->ix, pack_hash)) ||
-	    (rcv->links && (err = check_links(rcv))))
+	 * any ref can name their objects; every check ran before that. */
+	if ((err = wg_indexer_finish(rcv->ix, pack_hash)))
 		return err;
 	wg_indexer_free(rcv->ix);
 	rcv->ix = NULL;
@@ -170,6 +186,7 @@ void wg_pack_receiver_release(struct wg_pack_receiver *rcv)
 	wg_fetch_response_free(rcv->resp);
 	rcv->resp = NULL;
 	wg_buf_release(&rcv->pack_dir);
+	wg_receive_check_release(&rcv->check);
 }
 
 int wg_pack_receiver_mark_promisor(struct wg_pack_receiver *rcv, const unsigned char *pack_hash)

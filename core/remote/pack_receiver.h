@@ -14,6 +14,7 @@
 #include "pack/indexer.h"
 #include "protocol/fetch.h"
 #include "remote/operation_internal.h"
+#include "remote/receive_check.h"
 #include "repo/repo.h"
 
 /* Return 0 to go on, or an error code to stop. */
@@ -35,6 +36,9 @@ struct wg_pack_receiver {
 	 * everything they name arrived (see odb/link_check.h). */
 	struct wg_link_check *links;
 	bool links_promisor;
+	/* Every object received is checked (receive_check.h) before the
+	 * pack is installed. */
+	struct wg_receive_check check;
 };
 
 /* Build the request for `args` into op->body and set op's request (POST
@@ -47,7 +51,9 @@ int wg_pack_receiver_request(struct wg_pack_receiver *rcv, struct wg_remote_op *
 			     wg_pack_receiver_event_fn on_event, void *payload);
 int wg_pack_receiver_feed(struct wg_pack_receiver *rcv, const void *data, size_t len);
 /* The response ended: 0 with *got_pack (and pack_hash, algo->rawsz bytes,
- * when a pack came) once the pack and its index are in place. */
+ * when a pack came) once the pack and its index are in place. The checks
+ * (objects, .gitmodules, connectivity) all run before that: when one
+ * fails, no pack is left. */
 int wg_pack_receiver_finish(struct wg_pack_receiver *rcv, bool *got_pack,
 			    unsigned char *pack_hash);
 /* Drop the response parser and any unfinished pack (its temporary files). */
