@@ -85,6 +85,9 @@ export interface CloneProgress {
   /** reported by the server (its text is in line) */
   remote: boolean;
   line: string | null;
+  /** a warning about a received object (phase "warning"): line is
+   * "object <id>: <msgId>: <text>", as git prints it */
+  warning: boolean;
 }
 
 export interface CloneOptions extends RemoteOptions {
@@ -100,6 +103,11 @@ export interface CloneOptions extends RemoteOptions {
   /** Only `ref`'s branch (default: true when depth is given, as in git). */
   singleBranch?: boolean;
   bare?: boolean;
+  /** Settings for the new repository before anything is fetched, as
+   * `git clone -c`: e.g. { "transfer.fsckObjects": false } turns off the
+   * check of received objects (on by default; a refused object fails the
+   * clone with code "EFSCK" and git's message id). */
+  config?: Record<string, string | number | boolean>;
   onProgress?: (progress: CloneProgress) => void;
 }
 

@@ -35,12 +35,22 @@ export async function listRemoteRefs(url, { prefix, ...transport } = {}) {
     });
 }
 
-function cloneAt(path, { url, ref, depth, filter, singleBranch, bare, onProgress, ...transport }) {
+/** `git clone -c`: { "transfer.fsckObjects": false, ... } as "key=value". */
+function configList(config) {
+  if (config === undefined || config === null) return [];
+  if (typeof config !== 'object') throw makeError('EINVALID', 'config must be an object of key: value');
+  return Object.entries(config).map(([k, v]) => `${k}=${v}`);
+}
+
+function cloneAt(path, {
+  url, ref, depth, filter, singleBranch, bare, config, onProgress, ...transport
+}) {
   // As with git, a shallow clone takes one branch unless told otherwise.
   const single = singleBranch ?? (depth > 0);
+  const settings = configList(config);
   return withProgress(onProgress, (token) => runOperation(
-    () => withStrings([url, path, ref, filter], (u, p, b, f) =>
-      M._wgjs_clone_new(u, p, bare ? 1 : 0, b, single ? 1 : 0, depth | 0, f, token)),
+    () => withStrings([url, path, ref, filter], (u, p, b, f) => withStringArray(settings, (c, nc) =>
+      M._wgjs_clone_new(u, p, bare ? 1 : 0, b, single ? 1 : 0, depth | 0, f, c, nc, token))),
     transport));
 }
 

@@ -90,11 +90,11 @@ async function load({ wasm } = {}) {
 
 // --- progress -------------------------------------------------------------------------
 
-function onProgress(token, phase, done, total, bytes, finished, remote, line) {
+function onProgress(token, phase, done, total, bytes, finished, remote, line, warning) {
   const fn = progressFns.get(token);
   if (!fn) return;
   try {
-    fn({ phase, done, total, bytes, finished, remote, line });
+    fn({ phase, done, total, bytes, finished, remote, line, warning });
   } catch {
     // a display callback must not break the transfer
   }

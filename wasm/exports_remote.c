@@ -16,19 +16,21 @@
 /* --- network operations ------------------------------------------------------------------ */
 
 /* Progress goes to Module.wgjsProgress(token, phase, done, total, bytes,
- * finished, remote, line) when the host set it; `token` is the number the
- * host passed when starting the operation. */
+ * finished, remote, line, warning) when the host set it; `token` is the
+ * number the host passed when starting the operation. */
 EM_JS(void, wgjs_progress_js, (int token, const char *phase, double done, double total,
-			       double bytes, int finished, int remote, const char *line), {
+			       double bytes, int finished, int remote, const char *line,
+			       int warning), {
 	if (Module['wgjsProgress'])
 		Module['wgjsProgress'](token, phase ? UTF8ToString(phase) : "", done, total, bytes,
-				       !!finished, !!remote, line ? UTF8ToString(line) : null);
+				       !!finished, !!remote, line ? UTF8ToString(line) : null,
+				       !!warning);
 });
 
 static void on_progress(const struct wg_remote_progress *p, void *payload)
 {
 	wgjs_progress_js((int)(intptr_t)payload, p->phase, (double)p->done, (double)p->total,
-			 (double)p->bytes, p->finished, p->remote, p->line);
+			 (double)p->bytes, p->finished, p->remote, p->line, p->warning);
 }
 
 /* ls-remote of `url`; `prefixes` is an array of `nprefixes` strings (only
@@ -106,7 +108,8 @@ API const char *wgjs_ls_remote_object_format(struct wg_remote_op *op)
  * with `token` (see wgjs_progress_js) when `token` is not 0. NULL on error. */
 API struct wg_remote_op *wgjs_clone_new(const char *url, const char *path, int bare,
 					const char *branch, int single_branch, int depth,
-					const char *filter, int token)
+					const char *filter, const char *const *config, int nconfig,
+					int token)
 {
 	struct wg_clone_options opts = WG_CLONE_OPTIONS_INIT;
 	struct wg_remote_op *op = NULL;
@@ -117,6 +120,8 @@ API struct wg_remote_op *wgjs_clone_new(const char *url, const char *path, int b
 	opts.single_branch = single_branch != 0;
 	opts.depth = depth > 0 ? (unsigned)depth : 0;
 	opts.filter = filter;
+	opts.config = nconfig > 0 ? config : NULL;
+	opts.nconfig = nconfig > 0 ? (size_t)nconfig : 0;
 	if (token) {
 		opts.progress = on_progress;
 		opts.progress_payload = (void *)(intptr_t)token;
