@@ -6,6 +6,7 @@
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/hex.h"
 
 static bool is_sep(char c)
 {
@@ -32,22 +33,11 @@ bool wg_submodule_name_ok(const char *name)
 
 /* ---- URLs ---------------------------------------------------------------- */
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A %XX escape at p (p[0] == '%'), or -1. */
 static int escape_at(const char *p)
 {
 	int hi, lo;
-	if (p[0] != '%' || (hi = hexval(p[1])) < 0 || (lo = hexval(p[2])) < 0)
+	if (p[0] != '%' || (hi = wg_hex_value(p[1])) < 0 || (lo = wg_hex_value(p[2])) < 0)
 		return -1;
 	return hi * 16 + lo;
 }
