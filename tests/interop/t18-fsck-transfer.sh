@@ -122,4 +122,25 @@ for fmt in sha1 sha256; do
 	check_output "$fmt: ... no ref moved" "$before_refs" "$GIT" -C w-fetch for-each-ref
 	check_output "$fmt: ... no pack left" "$before_packs" sh -c 'ls w-fetch/.git/objects/pack | sort'
 	check "$fmt: ... git fsck is clean" "$GIT" -C w-fetch fsck --no-progress
+
+	# A fetch whose new tree names, as .gitmodules, a blob the repository
+	# already has: the blob is read from the repository and checked (git's
+	# fsck_finish does the same).
+	srv_repo=corpus/$fmt/fetch-gitmodules.git
+	rm -rf "$srv_repo" w-gm
+	"$GIT" clone -q --bare "corpus/$fmt/gitmodules-url-option.git" "$srv_repo"
+	check "$fmt: clone with the check off" "$W" clone -q -c transfer.fsckObjects=false \
+		"$url/git/$fmt/fetch-gitmodules.git" w-gm
+	check "$fmt: ... then turn it on" "$GIT" -C w-gm config --unset transfer.fsckObjects
+	z=$("$GIT" -C "$srv_repo" hash-object -w --stdin <<<z)
+	t=$( { "$GIT" -C "$srv_repo" ls-tree main; printf '100644 blob %s\tz\n' "$z"; } |
+		"$GIT" -C "$srv_repo" mktree)
+	c=$("$GIT" -C "$srv_repo" commit-tree -p main -m more "$t")
+	check "$fmt: the server gets a commit that keeps the .gitmodules" \
+		"$GIT" -C "$srv_repo" update-ref refs/heads/main "$c"
+	before_refs=$("$GIT" -C w-gm for-each-ref)
+	check_fail "$fmt: webgit fetch refuses it" "$W" -C w-gm fetch -q
+	cp "$LAST_ERR" gm.err
+	check "$fmt: ... for its url" grep -q "gitmodulesUrl" gm.err
+	check_output "$fmt: ... no ref moved" "$before_refs" "$GIT" -C w-gm for-each-ref
 done
