@@ -4,7 +4,7 @@
 export interface WebgitError extends Error {
   code:
     | 'ERROR' | 'ENOMEM' | 'ENOTFOUND' | 'EEXISTS' | 'EINVALID' | 'ECORRUPT' | 'EIO'
-    | 'ECOLLISION' | 'EAMBIGUOUS' | 'EUNSUPPORTED' | 'ELOCKED' | 'EFSCK' | 'EAUTH' | 'EUNKNOWN'
+    | 'ECOLLISION' | 'EAMBIGUOUS' | 'EUNSUPPORTED' | 'ELOCKED' | 'EFSCK' | 'EAUTH' | 'ELIMIT' | 'EUNKNOWN'
     | (string & {});
 }
 

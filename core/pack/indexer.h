@@ -37,6 +37,7 @@
 #include "object/object.h"
 #include "odb/odb.h"
 #include "util/buf.h"
+#include "util/limits.h"
 
 struct wg_indexer;
 
@@ -81,9 +82,15 @@ struct wg_indexer_options {
 	int (*on_object)(const struct wg_oid *oid, enum wg_object_type type, const void *data,
 			 size_t len, void *payload);
 	void *object_payload;
+	/* Limits on what the pack may declare (util/limits.h): its object
+	 * count (max_pack_objects), each object's and delta result's size
+	 * (max_object_size), inflate ratio (max_inflate_ratio); all refused
+	 * with WG_ELIMIT as soon as the entry header or delta header says
+	 * so. NULL: the process-wide defaults. Copied by wg_indexer_new. */
+	const struct wg_limits *limits;
 };
 #define WG_INDEXER_OPTIONS_INIT { 1, NULL, NULL, NULL, NULL, NULL, NULL, false, true, \
-				  NULL, 0, 1, NULL, NULL, NULL, NULL, NULL }
+				  NULL, 0, 1, NULL, NULL, NULL, NULL, NULL, NULL }
 
 int wg_indexer_new(struct wg_indexer **out, const struct wg_indexer_options *opts);
 /* Consume len bytes. Errors are sticky: after one, every call fails. */

@@ -63,6 +63,7 @@ struct wg_discovery {
 	bool receive_pack;                      /* push: git-receive-pack, v0 only */
 	bool caps_only;                         /* v2: no ls-refs (refs stay empty) */
 	const struct wg_hash_algo *expected;    /* NULL: take the server's */
+	const struct wg_limits *limits;         /* NULL: the process-wide defaults */
 	const char *const *prefixes;            /* ls-refs ref-prefix values */
 	size_t nprefixes;
 	struct wg_advertisement *adv;
