@@ -33,7 +33,13 @@ struct wg_remote_op {
 	const char *headers[WG_REMOTE_MAX_HEADERS];
 	wg_remote_progress_fn progress;
 	void *progress_payload;
+	bool has_limits;               /* wg_remote_op_set_limits() was called */
+	struct wg_limits limits;
 };
+/* The operation's limits if it was given some, else `fallback`
+ * (NULL: the process-wide defaults). */
+const struct wg_limits *wg_remote_op_limits(const struct wg_remote_op *op,
+					    const struct wg_limits *fallback);
 
 /* Prepare op->req: method, "<base><suffix>", the given headers (static
  * strings) and op->body as the body (for POST). */

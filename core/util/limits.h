@@ -63,6 +63,15 @@ void wg_limits_set_default(const struct wg_limits *limits);
 /* `limits`, or the defaults when NULL. */
 const struct wg_limits *wg_limits_or_default(const struct wg_limits *limits);
 
+/* Apply "name=value[,name=value...]" to *limits, names as the fields
+ * above (max_object_size, max_inflate_ratio, inflate_ratio_floor,
+ * max_pack_objects, max_tree_depth, max_refs, max_advertisement_bytes),
+ * values decimal with an optional k, m or g suffix (powers of 1024); 0
+ * turns a check off. This is the form of the CLI's WEBGIT_LIMITS and what
+ * the JS API's `limits` option becomes. WG_EINVALID (and *limits
+ * unchanged) for an unknown name or a bad value. */
+int wg_limits_parse(struct wg_limits *limits, const char *spec);
+
 /* The checks, each returning 0 or WG_ELIMIT with a message that names the
  * limit. `what` describes the object ("object at offset 123 in the pack"). */
 int wg_limits_check_object_size(const struct wg_limits *limits, uint64_t size, const char *what);

@@ -674,6 +674,20 @@ static void test_default_limits(void)
 	wg_limits_set_default(NULL);
 	CHECK(wg_limits_default()->max_refs == WG_LIMIT_MAX_REFS);
 	CHECK_STR(wg_error_name(WG_ELIMIT), "ELIMIT");
+	/* The WEBGIT_LIMITS / JS `limits` form. */
+	l = *wg_limits_default();
+	CHECK_OK(wg_limits_parse(&l, "max_refs=10,max_object_size=64m,max_tree_depth=0,"
+				 "max_advertisement_bytes=2g"));
+	CHECK(l.max_refs == 10 && l.max_object_size == 64 * MiB && l.max_tree_depth == 0);
+	CHECK(l.max_advertisement_bytes == (uint64_t)2 << 30);
+	CHECK(l.max_inflate_ratio == WG_LIMIT_MAX_INFLATE_RATIO);
+	CHECK_OK(wg_limits_parse(&l, ""));
+	CHECK_ERR(wg_limits_parse(&l, "max_refs=10,nope=1"), WG_EINVALID);
+	check_msg("unknown limit 'nope'");
+	CHECK_ERR(wg_limits_parse(&l, "max_refs=4g"), WG_EINVALID);   /* over 32 bits */
+	CHECK_ERR(wg_limits_parse(&l, "max_refs=-1"), WG_EINVALID);
+	CHECK_ERR(wg_limits_parse(&l, "max_refs"), WG_EINVALID);
+	CHECK(l.max_refs == 10);  /* unchanged by a failed parse */
 }
 
 WG_TEST_MAIN("limits",
