@@ -7,7 +7,7 @@
 // before completion, it undoes itself (a clone removes its directory).
 
 import {
-  M, ITEROVER, scratch, str, withStrings, check, lastError, makeError, abortError,
+  M, ITEROVER, scratch, str, withStrings, check, lastError, makeError, abortError, limitsSpec,
 } from './runtime.js';
 
 let feedBuf = 0;
@@ -115,11 +115,16 @@ export async function drive(op, {
 }
 
 /** Run an operation made by `start()` (a pointer, or NULL with the core's
- * error) to completion; `finish(op)` reads its results before it is freed. */
+ * error) to completion; `finish(op)` reads its results before it is freed.
+ * options.limits: this operation's limits (over the process-wide ones). */
 export async function runOperation(start, options, finish) {
   const op = start();
   if (!op) throw lastError();
   try {
+    // Per-call limits on what the server may send (docs/limits.md).
+    if (options?.limits !== undefined) {
+      check(withStrings([limitsSpec(options.limits)], (s) => M._wgjs_op_set_limits(op, s)));
+    }
     await drive(op, options);
     return finish ? finish(op) : undefined;
   } finally {
