@@ -17,6 +17,8 @@
 #include "util/varint.h"
 
 #define CACHE_SLOTS 256
+/* No zlib stream inflates to more than about 1032 times its size. */
+#define ZLIB_MAX_RATIO 1032
 
 struct cache_slot {
 	uint64_t offset;
@@ -73,11 +75,25 @@ int wg_pack_inflate_limited(struct wg_buf *out, const struct wg_pack_source *src
 		want = prefix;
 	else if ((err = wg_limits_check_object_size(limits, size, "pack entry")))
 		return err;
-	/* The buffer grows with what the stream really produces, not with
-	 * the size the entry declares: a pack that was never indexed here
-	 * (or a damaged one) cannot make us allocate more than its data. */
-	if ((err = wg_buf_grow(out, 0)))
-		return err;
+	/* Without limits (the indexer, which has checked every declared size
+	 * against its stream already), allocate the declared size at once,
+	 * but only as far as the bytes left in the pack could inflate to
+	 * (zlib's ratio is at most 1032:1). With limits (reads), grow with
+	 * what the stream really produces, so a pack that was never indexed
+	 * here (or a damaged one) cannot make us allocate more than its data
+	 * and max_inflate_ratio allow. */
+	{
+		uint64_t left = limit > offset ? limit - offset : 0;
+		size_t first = 0;
+		if (!limits->max_object_size && !limits->max_inflate_ratio) {
+			first = want;
+			if (left < (UINT64_MAX - 64) / ZLIB_MAX_RATIO &&
+			    left * ZLIB_MAX_RATIO + 64 < first)
+				first = (size_t)(left * ZLIB_MAX_RATIO + 64);
+		}
+		if ((err = wg_buf_grow(out, first)))
+			return err;
+	}
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit(&zs) != Z_OK)
 		return wg_error_set(WG_ENOMEM, "cannot initialise zlib");
