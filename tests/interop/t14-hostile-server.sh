@@ -290,7 +290,8 @@ for proto in v2 v0; do
 		"max_advertisement_bytes" max_refs=0,max_advertisement_bytes=1m "clone -q"
 done
 check_fail "WEBGIT_LIMITS with an unknown name is refused" env WEBGIT_LIMITS=max_rfes=1 "$W" ls-remote "$URL/ok/$repo.git"
-check "...naming it" grep -q "unknown limit 'max_rfes'" "$LAST_ERR"
+cp "$LAST_ERR" "$RES/err"
+check "...naming it" grep -q "unknown limit 'max_rfes'" "$RES/err"
 
 # --- a target directory that existed (empty) before ---------------------------------
 
