@@ -385,13 +385,12 @@ static int begin_data(struct wg_indexer *ix)
 	if (ix->cur.type == WG_OBJ_REF_DELTA &&
 	    (err = push_ref(ix, ix->hbuf + ix->hdr0len, ix->nobjs)))
 		return err;
-	{
+	if (ix->limits.max_object_size && ix->cur.size > ix->limits.max_object_size) {
 		char what[96];
 		snprintf(what, sizeof(what), "pack %s at offset %llu",
 			 is_delta(ix->cur.type) ? "delta" : "object",
 			 (unsigned long long)ix->cur.offset);
-		if ((err = wg_limits_check_object_size(&ix->limits, ix->cur.size, what)))
-			return err;
+		return wg_limits_check_object_size(&ix->limits, ix->cur.size, what);
 	}
 	ix->dhdrlen = 0;
 	ix->dchecked = !is_delta(ix->cur.type);
