@@ -288,6 +288,8 @@ for proto in v2 v0; do
 		max_refs=20000 ls-remote
 	limit_case "$t (max_advertisement_bytes=1m)" "$base/endless-refs/$repo.git" \
 		"max_advertisement_bytes" max_refs=0,max_advertisement_bytes=1m "clone -q"
+	limit_case "$repo/$proto/endless-shallow (max_refs=1000)" "$base/endless-shallow/$repo.git" \
+		"shallow lines \(max_refs\)" max_refs=1000 "clone -q --depth 1"
 done
 check_fail "WEBGIT_LIMITS with an unknown name is refused" env WEBGIT_LIMITS=max_rfes=1 "$W" ls-remote "$URL/ok/$repo.git"
 cp "$LAST_ERR" "$RES/err"

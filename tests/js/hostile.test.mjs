@@ -70,7 +70,7 @@ test('limits: hostile packs are refused with ELIMIT in bounded WASM memory', asy
   assert.ok(grown < 32, `the WASM heap grew ${grown.toFixed(1)} MiB`);
 });
 
-test('limits: an endless ref listing stops at the per-call or global limit', async () => {
+test('limits: an endless ref listing (or shallow list) stops at the per-call or global limit', async () => {
   const before = (await wg.memoryUsage()).heapBytes;
   for (const proto of ['', 'v0/']) {
     const url = `${base}/${proto}endless-refs/sample-sha1-files.git`;
@@ -81,6 +81,12 @@ test('limits: an endless ref listing stops at the per-call or global limit', asy
       wg.clone({ url, dir, limits: { maxRefs: 0, maxAdvertisementBytes: '1m' } }),
       (e) => e.code === 'ELIMIT' && /max_advertisement_bytes/.test(e.message), `${proto} bytes`);
     assert.equal(fs.existsSync(dir), false);
+    const shallow = newDir();
+    await assert.rejects(
+      wg.clone({ url: `${base}/${proto}endless-shallow/sample-sha1-files.git`, dir: shallow, depth: 1,
+        limits: { maxRefs: 1000 } }),
+      (e) => e.code === 'ELIMIT' && /shallow lines/.test(e.message), `${proto} shallow`);
+    assert.equal(fs.existsSync(shallow), false);
   }
   // the process-wide limits, and their reset
   assert.equal((await wg.getLimits()).maxRefs, 1000000);

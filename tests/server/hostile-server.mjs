@@ -103,6 +103,9 @@
 //                        blob of zeros (about 64 KiB deflated, a ratio near 1000)
 //   endless-refs         [refs] the real ref listing without its final flush,
 //                        then ref lines (refs/heads/endless-N) forever
+//   endless-shallow      [fetch] shallow lines (made-up ids) forever, for a
+//                        clone with a depth: v2 in a shallow-info section, v0
+//                        before the NAK
 //   endless-line         [fetch] after the packfile section header (v0: NAK),
 //                        band-2 progress text forever that never ends its line
 //
@@ -643,6 +646,13 @@ const SCENARIOS = {
 			let n = 0;
 			sendForever(ctx, { 'Content-Type': ctx.phase === 'advert' ? PACK_TYPE.advert : PACK_TYPE.result },
 				joinPkts(pkts.slice(0, end)), () => pkt(`${id} refs/heads/endless-${++n}\n`));
+		},
+	},
+	'endless-shallow': {
+		phase: 'fetch', send: (ctx) => {
+			let n = 0;
+			sendForever(ctx, { 'Content-Type': PACK_TYPE.result }, ctx.v0 ? Buffer.alloc(0) : pkt('shallow-info\n'),
+				() => pkt(`shallow ${(++n).toString(16).padStart(ctx.repo.hexLen, 'a')}\n`));
 		},
 	},
 	'endless-line': {
