@@ -7,6 +7,7 @@
 #include "repo/revparse.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/limits.h"
 #include "util/quote.h"
 
 struct ls_opts {
@@ -56,7 +57,10 @@ static int add_name(struct wg_buf *line, const struct ls_opts *o, const struct w
 	return wg_buf_add(line, path->data, path->len);
 }
 
-static int list_tree(const struct ls_opts *o, const struct wg_oid *tree, const char *prefix)
+/* Recursive, but depth-limited: at most core.maxTreeDepth (util/limits.h)
+ * levels, as git's ls-tree. */
+static int list_tree(const struct ls_opts *o, const struct wg_oid *tree, const char *prefix,
+		     uint64_t depth)
 {
 	struct wg_buf data = WG_BUF_INIT, path = WG_BUF_INIT, line = WG_BUF_INIT;
 	enum wg_object_type type;
@@ -64,7 +68,9 @@ static int list_tree(const struct ls_opts *o, const struct wg_oid *tree, const c
 	struct wg_tree_entry e;
 	int err, rc = 0;
 
-	if ((err = wg_odb_read(wg_repo_odb(o->repo), tree, &type, &data)))
+	if ((err = wg_limits_check_tree_depth(wg_odb_limits(wg_repo_odb(o->repo)), depth,
+					      wg_oid_hex(tree))) ||
+	    (err = wg_odb_read(wg_repo_odb(o->repo), tree, &type, &data)))
 		return cli_fatal_core();
 	if (type != WG_OBJ_TREE) {
 		wg_buf_release(&data);
@@ -131,7 +137,7 @@ static int list_tree(const struct ls_opts *o, const struct wg_oid *tree, const c
 			if (!sub || wg_buf_printf(&subprefix, "%s/", sub))
 				rc = cli_fatal("out of memory");
 			else
-				rc = list_tree(o, &e.oid, (const char *)subprefix.data);
+				rc = list_tree(o, &e.oid, (const char *)subprefix.data, depth + 1);
 			wg_free(sub);
 			wg_buf_release(&subprefix);
 		}
@@ -191,7 +197,7 @@ int cmd_ls_tree(int argc, char **argv)
 	} else if (wg_object_peel(&tree, o.repo, &oid, WG_OBJ_TREE)) {
 		rc = cli_fatal_core();
 	} else {
-		rc = list_tree(&o, &tree, "");
+		rc = list_tree(&o, &tree, "", 0);
 	}
 	wg_repo_free(o.repo);
 	return rc;

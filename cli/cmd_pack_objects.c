@@ -17,9 +17,10 @@
 #include "object/tree.h"
 #include "pack/writer.h"
 #include "util/error.h"
+#include "util/limits.h"
 
 /* Declare a tree and everything below it as the receiver's. Directory
- * recursion is bounded by the depth of the tree (Git limits paths too). */
+ * recursion is bounded by max_tree_depth (core.maxTreeDepth). */
 static int add_have_tree(struct wg_pack_writer *w, struct wg_odb *odb, const struct wg_oid *tree,
 			 struct wg_buf *path, unsigned level)
 {
@@ -29,8 +30,8 @@ static int add_have_tree(struct wg_pack_writer *w, struct wg_odb *odb, const str
 	enum wg_object_type type;
 	size_t keep = path->len;
 	int err;
-	if (level > 4096)
-		return wg_error_set(WG_ECORRUPT, "tree %s is nested too deep", wg_oid_hex(tree));
+	if ((err = wg_limits_check_tree_depth(wg_odb_limits(odb), level, wg_oid_hex(tree))))
+		return err;
 	if ((err = wg_pack_writer_add_have(w, tree, wg_buf_cstr(path))))
 		return err;
 	if ((err = wg_odb_read(odb, tree, &type, &data))) {

@@ -37,6 +37,7 @@
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/limits.h"
 
 #ifndef MSG_NOSIGNAL
 #define MSG_NOSIGNAL 0
@@ -1577,8 +1578,19 @@ struct body_ctx {
 	bool zinit;
 	bool zend;        /* the last gzip member ended */
 	int cb_rc;        /* the callback asked to stop */
+	uint64_t zin, zout;  /* gzip bytes in and out, for max_inflate_ratio */
 	unsigned char out[HTTP_IO_CHUNK];
 };
+
+/* A gzip bomb is refused like one in a pack (util/limits.h). */
+static int gzip_ratio(struct body_ctx *b, uInt in_before, size_t produced)
+{
+	b->zin += in_before - b->zs.avail_in;
+	b->zout += produced;
+	if (wg_limits_check_inflate(NULL, b->zout, b->zin, "the gzip-encoded response"))
+		return wg_error_prefix("%s", b->c->resp.url);
+	return 0;
+}
 
 static int call_cb(struct body_ctx *b, const void *data, size_t len)
 {
@@ -1616,9 +1628,13 @@ static int body_sink(void *ctx, const unsigned char *data, size_t len)
 			inflateReset(&b->zs);
 			b->zend = false;
 		}
+		uInt in_before = b->zs.avail_in;
+		int err;
 		b->zs.next_out = b->out;
 		b->zs.avail_out = sizeof(b->out);
 		zr = inflate(&b->zs, Z_NO_FLUSH);
+		if ((err = gzip_ratio(b, in_before, sizeof(b->out) - b->zs.avail_out)))
+			return err;
 		if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR)
 			return wg_error_set(WG_ECORRUPT, "invalid gzip data in the response from %s%s%s",
 					    b->c->resp.url, b->zs.msg ? ": " : "",
@@ -1632,10 +1648,12 @@ static int body_sink(void *ctx, const unsigned char *data, size_t len)
 	}
 	/* Output may still be pending with all input consumed. */
 	while (!b->zend) {
-		int zr;
+		int zr, err;
 		b->zs.next_out = b->out;
 		b->zs.avail_out = sizeof(b->out);
 		zr = inflate(&b->zs, Z_NO_FLUSH);
+		if ((err = gzip_ratio(b, b->zs.avail_in, sizeof(b->out) - b->zs.avail_out)))
+			return err;
 		if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR)
 			return wg_error_set(WG_ECORRUPT, "invalid gzip data in the response from %s",
 					    b->c->resp.url);
@@ -1667,6 +1685,7 @@ int http_client_read_body(struct http_client *c, http_body_cb on_body, void *pay
 	b->payload = payload;
 	b->zinit = b->zend = false;
 	b->cb_rc = 0;
+	b->zin = b->zout = 0;
 	rc = read_raw_body(c, body_sink, b);
 	if (!rc && c->gzip && c->mode != HTTP_BODY_NONE && !b->zend)
 		rc = wg_error_set(WG_ECORRUPT, "the gzip-compressed response from %s is truncated",

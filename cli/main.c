@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "remote_driver.h"
 #include "util/error.h"
+#include "util/limits.h"
 
 static const struct cli_command commands[] = {
 	{ "init", cmd_init, "webgit init [-q] [--bare] [--object-format=<format>] "
@@ -153,6 +154,18 @@ int main(int argc, char **argv)
 	if (i >= argc) {
 		print_help();
 		return 1;
+	}
+	{
+		/* WEBGIT_LIMITS="max_refs=1000,max_object_size=64m": the
+		 * limits on untrusted input (docs/limits.md). A repository's
+		 * core.maxTreeDepth still applies on top. */
+		const char *spec = getenv("WEBGIT_LIMITS");
+		struct wg_limits limits = *wg_limits_default();
+		if (spec && *spec) {
+			if (wg_limits_parse(&limits, spec))
+				return cli_fatal("WEBGIT_LIMITS: %s", wg_error_message());
+			wg_limits_set_default(&limits);
+		}
 	}
 	for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
 		if (strcmp(argv[i], commands[c].name))

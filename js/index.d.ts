@@ -4,7 +4,7 @@
 export interface WebgitError extends Error {
   code:
     | 'ERROR' | 'ENOMEM' | 'ENOTFOUND' | 'EEXISTS' | 'EINVALID' | 'ECORRUPT' | 'EIO'
-    | 'ECOLLISION' | 'EAMBIGUOUS' | 'EUNSUPPORTED' | 'ELOCKED' | 'EFSCK' | 'EAUTH' | 'EUNKNOWN'
+    | 'ECOLLISION' | 'EAMBIGUOUS' | 'EUNSUPPORTED' | 'ELOCKED' | 'EFSCK' | 'EAUTH' | 'ELIMIT' | 'EUNKNOWN'
     | (string & {});
 }
 
@@ -42,7 +42,38 @@ export interface RemoteOptions {
   signal?: AbortSignal;
   /** Called once per finished HTTP request, with its body sizes. */
   onRequest?: (request: RequestStats) => void;
+  /** Limits for this call alone, over the process-wide ones (see setLimits). */
+  limits?: Limits;
 }
+
+/**
+ * Limits on what untrusted input may make webgit do (docs/limits.md); past
+ * one, a call fails with code "ELIMIT" instead of exhausting memory.
+ * Numbers, or strings with a k/m/g suffix ("64m"); 0 turns a check off.
+ */
+export interface Limits {
+  /** Largest object, delta or delta result held in memory (default 1 GiB). */
+  maxObjectSize?: number | string;
+  /** Inflated/compressed ratio allowed past inflateRatioFloor (default 256). */
+  maxInflateRatio?: number | string;
+  /** Output below which the ratio is not checked (default 8 MiB). */
+  inflateRatioFloor?: number | string;
+  /** Objects a pack header may declare (default 50,000,000). */
+  maxPackObjects?: number | string;
+  /** Trees nested in trees (git's core.maxTreeDepth, default 2048). */
+  maxTreeDepth?: number | string;
+  /** Lines of a ref advertisement / refs of an ls-refs response (default 1,000,000). */
+  maxRefs?: number | string;
+  /** Bytes of a ref advertisement or ls-refs response (default 256 MiB). */
+  maxAdvertisementBytes?: number | string;
+}
+
+/** Set the process-wide limits: the defaults with `limits` applied ({} restores them). Resolves to the limits now in force. */
+export function setLimits(limits?: Limits): Promise<Required<{ [K in keyof Limits]: number }>>;
+/** The limits in force. */
+export function getLimits(): Promise<Required<{ [K in keyof Limits]: number }>>;
+/** The WebAssembly instance's memory: heapBytes is its linear memory's size (it only grows: the peak since loading). */
+export function memoryUsage(): Promise<{ heapBytes: number }>;
 
 export interface RequestStats {
   method: string;

@@ -10,7 +10,9 @@
 //   log.js        the commit walk
 //   commit.js     commit text, parsed and formatted
 
-import { loadModule, ready } from './runtime.js';
+import {
+  loadModule, ready, check, withStrings, limitsSpec, currentLimits, M,
+} from './runtime.js';
 import { setStorageMode, storageMode, listDirs, deleteDir } from './storage.js';
 import {
   initRepo, looksLikeRepo, resolveRef, readObject, readFile as readLocalFile, readTree,
@@ -58,6 +60,34 @@ export async function deleteRepo({ dir } = {}) {
 /** Which storage repositories use here: 'node', 'idb' or 'memory'. */
 export function storage() {
   return storageMode();
+}
+
+/**
+ * The limits on what a server (or a repository's files) may make webgit
+ * do, for every later call: the built-in defaults with `limits` applied
+ * ({} restores the defaults). Names and defaults: docs/limits.md, e.g.
+ * { maxObjectSize: 256 * 2 ** 20, maxRefs: 10000, maxTreeDepth: 2048 };
+ * values may be numbers or strings with a k/m/g suffix; 0 turns a check
+ * off. Network calls also take a `limits` option for themselves alone.
+ * Returns the limits now in force.
+ */
+export async function setLimits(limits = {}) {
+  await ready();
+  check(withStrings([limitsSpec(limits)], (s) => M._wgjs_limits_set(s)));
+  return currentLimits();
+}
+
+/** The limits in force (see setLimits). */
+export async function getLimits() {
+  await ready();
+  return currentLimits();
+}
+
+/** The WebAssembly instance's memory: heapBytes, the size of its linear
+ * memory (which only grows, so it is the peak since loading). */
+export async function memoryUsage() {
+  await ready();
+  return { heapBytes: M.HEAPU8.byteLength };
 }
 
 /** readTree under its older name. */

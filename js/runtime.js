@@ -200,6 +200,33 @@ export function records(data, width) {
   return out;
 }
 
+// --- limits -----------------------------------------------------------------------------
+
+/** The names of the core's limits (docs/limits.md), camelCase as the JS
+ * API takes them, and snake_case as the core does. */
+export const LIMIT_NAMES = [
+  'maxObjectSize', 'maxInflateRatio', 'inflateRatioFloor', 'maxPackObjects', 'maxTreeDepth',
+  'maxRefs', 'maxAdvertisementBytes',
+];
+const snake = (k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** { maxRefs: 1000, maxObjectSize: '64m', ... } as the core's
+ * "max_refs=1000,max_object_size=64m" (it checks names and values). */
+export function limitsSpec(limits) {
+  if (limits === null || typeof limits !== 'object') {
+    throw makeError('EINVALID', 'limits must be an object such as { maxRefs: 1000 }');
+  }
+  return Object.entries(limits).filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${snake(k)}=${String(v)}`).join(',');
+}
+
+/** The process-wide limits as an object of numbers. */
+export function currentLimits() {
+  const out = {};
+  for (const k of LIMIT_NAMES) out[k] = withStrings([snake(k)], (n) => M._wgjs_limits_get(n));
+  return out;
+}
+
 // --- errors ---------------------------------------------------------------------------
 
 export function makeError(code, message) {

@@ -7,24 +7,30 @@
 // before completion, it undoes itself (a clone removes its directory).
 
 import {
-  M, ITEROVER, scratch, str, withStrings, check, lastError, makeError, abortError,
+  M, ITEROVER, scratch, str, withStrings, check, lastError, makeError, abortError, limitsSpec,
 } from './runtime.js';
 
 let feedBuf = 0;
 let feedCap = 0;
+// The most the WASM heap holds of a response at once: a larger chunk (a
+// custom fetch() may hand over a whole body) is fed in slices.
+const FEED_MAX = 256 * 1024;
 
 function feed(op, chunk) {
-  if (chunk.byteLength > feedCap) {
-    if (feedBuf) M._free(feedBuf);
-    feedCap = Math.max(chunk.byteLength, 64 * 1024);
-    feedBuf = M._malloc(feedCap);
-    if (!feedBuf) {
-      feedCap = 0;
-      throw makeError('ENOMEM', 'out of memory');
+  for (let off = 0; off < chunk.byteLength; off += FEED_MAX) {
+    const part = chunk.subarray(off, Math.min(off + FEED_MAX, chunk.byteLength));
+    if (part.byteLength > feedCap) {
+      if (feedBuf) M._free(feedBuf);
+      feedCap = Math.max(part.byteLength, 64 * 1024);
+      feedBuf = M._malloc(feedCap);
+      if (!feedBuf) {
+        feedCap = 0;
+        throw makeError('ENOMEM', 'out of memory');
+      }
     }
+    M.HEAPU8.set(part, feedBuf >>> 0);   // re-read HEAPU8: memory may have grown
+    check(M._wgjs_op_feed(op, feedBuf, part.byteLength));
   }
-  M.HEAPU8.set(chunk, feedBuf >>> 0);   // re-read HEAPU8: memory may have grown
-  check(M._wgjs_op_feed(op, feedBuf, chunk.byteLength));
 }
 
 function readRequest(req) {
@@ -115,11 +121,16 @@ export async function drive(op, {
 }
 
 /** Run an operation made by `start()` (a pointer, or NULL with the core's
- * error) to completion; `finish(op)` reads its results before it is freed. */
+ * error) to completion; `finish(op)` reads its results before it is freed.
+ * options.limits: this operation's limits (over the process-wide ones). */
 export async function runOperation(start, options, finish) {
   const op = start();
   if (!op) throw lastError();
   try {
+    // Per-call limits on what the server may send (docs/limits.md).
+    if (options?.limits !== undefined) {
+      check(withStrings([limitsSpec(options.limits)], (s) => M._wgjs_op_set_limits(op, s)));
+    }
     await drive(op, options);
     return finish ? finish(op) : undefined;
   } finally {

@@ -27,6 +27,7 @@
 
 #include "exports.h"
 #include "util/error.h"
+#include "util/limits.h"
 
 /* --- errors ------------------------------------------------------------------------------ */
 
@@ -51,6 +52,36 @@ API const char *wgjs_error_message(void)
 API int wgjs_iterover(void)
 {
 	return WG_ITEROVER;
+}
+
+/* --- limits ------------------------------------------------------------------------------ */
+
+/* The process-wide limits (util/limits.h): the built-in defaults with
+ * "name=value,..." applied (NULL or "": the built-in defaults). */
+API int wgjs_limits_set(const char *spec)
+{
+	struct wg_limits l = WG_LIMITS_INIT;
+	int err;
+	wg_error_clear();
+	if ((err = wg_limits_parse(&l, spec)))
+		return err;
+	wg_limits_set_default(&l);
+	return 0;
+}
+
+/* One of the current process-wide limits by name, as a double (exact up to
+ * 2^53); -1 for an unknown name. */
+API double wgjs_limits_get(const char *name)
+{
+	const struct wg_limits *l = wg_limits_default();
+	if (!strcmp(name, "max_object_size")) return (double)l->max_object_size;
+	if (!strcmp(name, "max_inflate_ratio")) return (double)l->max_inflate_ratio;
+	if (!strcmp(name, "inflate_ratio_floor")) return (double)l->inflate_ratio_floor;
+	if (!strcmp(name, "max_pack_objects")) return (double)l->max_pack_objects;
+	if (!strcmp(name, "max_tree_depth")) return (double)l->max_tree_depth;
+	if (!strcmp(name, "max_refs")) return (double)l->max_refs;
+	if (!strcmp(name, "max_advertisement_bytes")) return (double)l->max_advertisement_bytes;
+	return -1;
 }
 
 /* --- environment --------------------------------------------------------------------- */

@@ -286,6 +286,19 @@ API struct wg_remote_op *wgjs_promisor_fetch_new(struct wg_repo *repo,
 	return op;
 }
 
+/* Limits for this operation only: the process-wide ones with
+ * "name=value,..." applied (util/limits.h). Before the first request. */
+API int wgjs_op_set_limits(struct wg_remote_op *op, const char *spec)
+{
+	struct wg_limits l = *wg_limits_default();
+	int err;
+	wg_error_clear();
+	if ((err = wg_limits_parse(&l, spec)))
+		return err;
+	wg_remote_op_set_limits(op, &l);
+	return 0;
+}
+
 /* 0 and the request in *out; WG_ITEROVER when the operation is complete;
  * or an error. */
 API int wgjs_op_next_request(struct wg_remote_op *op, const struct wg_http_request **out)

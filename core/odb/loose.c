@@ -117,7 +117,8 @@ static int read_compressed(struct loose_backend *lb, const struct wg_oid *oid,
 	return err;
 }
 
-static int inflate_body(z_stream *zs, int zret, struct wg_buf *out, size_t size)
+static int inflate_body(z_stream *zs, int zret, struct wg_buf *out, size_t size,
+			const struct wg_limits *limits)
 {
 	/* Grow towards the declared size as data arrives, so a header that
 	 * lies about a huge size costs nothing until the bytes exist. */
@@ -144,6 +145,8 @@ static int inflate_body(z_stream *zs, int zret, struct wg_buf *out, size_t size)
 		zs->avail_out = (uInt)want;
 		zret = inflate(zs, Z_NO_FLUSH);
 		wg_buf_setlen(out, out->len + (want - zs->avail_out));
+		if ((err = wg_limits_check_inflate(limits, out->len, zs->total_in, "loose object")))
+			return err;
 		if (zret == Z_BUF_ERROR || (zret == Z_OK && !zs->avail_in && zs->avail_out))
 			return wg_error_set(WG_ECORRUPT, "truncated object: zlib stream ends after "
 					    "%zu of %zu content bytes", out->len, size);
@@ -197,15 +200,17 @@ static int loose_read(struct wg_odb_backend *backend, const struct wg_oid *oid,
 	if (!(err = inflate_header(&zs, hdr, &have, &hdrlen, &zret)) &&
 	    !(err = wg_loose_parse_header((const char *)hdr, hdrlen, &type, &size))) {
 		body = have - hdrlen - 1;
-		if (body > size)
+		if ((err = wg_limits_check_object_size(backend->limits, size, "loose object")))
+			;
+		else if (body > size)
 			err = wg_error_set(WG_ECORRUPT, "size mismatch: content is longer than "
 					   "the %zu bytes the header says", size);
 		else if (!(err = wg_buf_add(out, hdr + hdrlen + 1, body)))
-			err = inflate_body(&zs, zret, out, size);
+			err = inflate_body(&zs, zret, out, size, backend->limits);
 	}
 	inflateEnd(&zs);
 	if (err) {
-		if (err != WG_ENOMEM)
+		if (err != WG_ENOMEM && err != WG_ELIMIT)
 			corrupt(lb, oid, (const char *)path.data);
 		goto done;
 	}

@@ -20,6 +20,7 @@ struct wg_odb {
 	void *missing_payload;
 	bool in_missing;            /* no lazy fetch from inside one */
 	struct wg_oid last_missing;
+	struct wg_limits limits;    /* the backends point here */
 };
 
 int wg_odb_new(struct wg_odb **out, const struct wg_hash_algo *algo)
@@ -28,6 +29,7 @@ int wg_odb_new(struct wg_odb **out, const struct wg_hash_algo *algo)
 	if (!odb)
 		return wg_error_set(WG_ENOMEM, "out of memory creating an object database");
 	odb->algo = algo;
+	odb->limits = *wg_limits_default();
 	*out = odb;
 	return 0;
 }
@@ -44,6 +46,11 @@ void wg_odb_free(struct wg_odb *odb)
 }
 
 const struct wg_hash_algo *wg_odb_algo(const struct wg_odb *odb) { return odb->algo; }
+const struct wg_limits *wg_odb_limits(const struct wg_odb *odb) { return &odb->limits; }
+void wg_odb_set_limits(struct wg_odb *odb, const struct wg_limits *limits)
+{
+	odb->limits = *wg_limits_or_default(limits);
+}
 
 int wg_odb_add_backend(struct wg_odb *odb, struct wg_odb_backend *backend, int priority)
 {
@@ -64,6 +71,7 @@ int wg_odb_add_backend(struct wg_odb *odb, struct wg_odb_backend *backend, int p
 		;
 	memmove(slots + pos + 1, slots + pos, (odb->nslots - pos) * sizeof(*slots));
 	slots[pos].backend = backend;
+	backend->limits = &odb->limits;
 	slots[pos].priority = priority;
 	odb->nslots++;
 	return 0;

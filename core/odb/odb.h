@@ -17,6 +17,11 @@ struct wg_odb;
 int wg_odb_new(struct wg_odb **out, const struct wg_hash_algo *algo);
 void wg_odb_free(struct wg_odb *odb);
 const struct wg_hash_algo *wg_odb_algo(const struct wg_odb *odb);
+/* The limits reads and walks of this odb honour (util/limits.h): a copy of
+ * the process-wide defaults when the odb is made; a repository applies its
+ * config (core.maxTreeDepth). set(NULL) restores the defaults. */
+const struct wg_limits *wg_odb_limits(const struct wg_odb *odb);
+void wg_odb_set_limits(struct wg_odb *odb, const struct wg_limits *limits);
 
 /* Add a backend; the odb owns it from now on (even when this fails).
  * Higher priority is asked first; equal priorities keep insertion order. */

@@ -24,6 +24,7 @@
 #include "hash/oid.h"
 #include "object/object.h"
 #include "util/buf.h"
+#include "util/limits.h"
 
 #define WG_ODB_BACKEND_VERSION 1
 
@@ -42,6 +43,11 @@ struct wg_odb_backend {
 	int (*foreach)(struct wg_odb_backend *backend, const unsigned char *prefix,
 		       size_t prefix_hexlen, wg_odb_foreach_cb cb, void *payload);
 	void (*free)(struct wg_odb_backend *backend);
+	/* Set by wg_odb_add_backend to the odb's limits (util/limits.h);
+	 * NULL (a backend used alone) means the process-wide defaults. A
+	 * read MUST refuse with WG_ELIMIT an object larger than
+	 * max_object_size or inflating beyond max_inflate_ratio. */
+	const struct wg_limits *limits;
 };
 
 #endif

@@ -187,6 +187,7 @@ static int pb_read(struct wg_odb_backend *backend, const struct wg_oid *oid,
 	long i = locate(pb, oid, &err);
 	if (i < 0)
 		return err ? err : not_found(oid);
+	wg_pack_set_limits(pb->packs[i].pack, backend->limits);
 	return wg_pack_read(pb->packs[i].pack, oid, type_out, out);
 }
 

@@ -91,47 +91,121 @@ done:
 	return err;
 }
 
-static int mark_tree_entries(struct walk *w, const struct wg_oid *tree, size_t depth);
+/* Trees are walked with an explicit stack, never by recursion, so a tree
+ * nested thousands deep costs heap, not C stack (in WebAssembly a deep
+ * recursion would overflow it); the depth is bounded by max_tree_depth
+ * (core.maxTreeDepth). */
+struct tree_frame {
+	struct wg_buf data;
+	struct wg_tree_iter it;
+	size_t base;           /* length of w->path for this tree */
+};
 
-/* Mark a tree and everything in it as the receiver's. */
-static int mark_tree(struct walk *w, const struct wg_oid *tree, size_t depth)
+struct tree_stack {
+	struct tree_frame *v;
+	size_t nr, alloc;
+};
+
+static void tree_stack_release(struct tree_stack *st)
+{
+	while (st->nr)
+		wg_buf_release(&st->v[--st->nr].data);
+	wg_free(st->v);
+	st->v = NULL;
+	st->alloc = 0;
+}
+
+/* Read `tree` and push it. *pushed is false (and 0 returned) when it is
+ * missing and that is allowed (`missing_ok`). */
+static int tree_stack_push(struct walk *w, struct tree_stack *st, const struct wg_oid *tree,
+			   size_t base, bool missing_ok, bool *pushed)
+{
+	struct tree_frame *f;
+	enum wg_object_type type;
+	int err;
+
+	*pushed = false;
+	if ((err = wg_limits_check_tree_depth(wg_odb_limits(w->odb), st->nr, wg_oid_hex(tree))))
+		return err;
+	if (st->nr == st->alloc) {
+		size_t a = st->alloc ? 2 * st->alloc : 16;
+		struct tree_frame *v = wg_realloc(st->v, a * sizeof(*v));
+		if (!v)
+			return nomem();
+		st->v = v;
+		st->alloc = a;
+	}
+	f = &st->v[st->nr];
+	memset(f, 0, sizeof(*f));
+	if ((err = wg_odb_read(w->odb, tree, &type, &f->data))) {
+		wg_buf_release(&f->data);
+		if (err == WG_ENOTFOUND && missing_ok) {
+			wg_error_clear();
+			return 0;
+		}
+		return err;
+	}
+	/* The iterator points into the buffer's heap memory, which stays put
+	 * when the frame array moves. */
+	wg_tree_iter_init(&f->it, wg_odb_algo(w->odb), f->data.data, f->data.len);
+	f->base = base;
+	st->nr++;
+	*pushed = true;
+	return 0;
+}
+
+static void tree_stack_pop(struct tree_stack *st)
+{
+	wg_buf_release(&st->v[--st->nr].data);
+}
+
+/* Mark a tree and everything in it as the receiver's. Missing trees (under
+ * a have) are simply not walked. */
+static int mark_tree_entries(struct walk *w, const struct wg_oid *tree)
+{
+	struct tree_stack st = { NULL, 0, 0 };
+	bool pushed;
+	int err;
+
+	if ((err = tree_stack_push(w, &st, tree, 0, true, &pushed)))
+		goto done;
+	while (st.nr) {
+		struct wg_tree_entry e;
+		enum wg_object_type t;
+		unsigned old;
+		err = wg_tree_iter_next(&st.v[st.nr - 1].it, &e);
+		if (err == WG_ITEROVER) {
+			tree_stack_pop(&st);
+			err = 0;
+			continue;
+		}
+		if (err)
+			break;
+		t = wg_tree_mode_type(e.mode);
+		if (t == WG_OBJ_TREE) {
+			if ((err = wg_oidmap_set(&w->map, &e.oid, UNINTERESTING, &old)))
+				break;
+			if (!(old & UNINTERESTING) &&
+			    (err = tree_stack_push(w, &st, &e.oid, 0, true, &pushed)))
+				break;
+		} else if (t == WG_OBJ_BLOB &&
+			   (err = wg_oidmap_set(&w->map, &e.oid, UNINTERESTING, NULL))) {
+			break;
+		}
+	}
+done:
+	tree_stack_release(&st);
+	return err;
+}
+
+static int mark_tree(struct walk *w, const struct wg_oid *tree)
 {
 	unsigned old;
 	int err;
 
 	if ((err = wg_oidmap_set(&w->map, tree, UNINTERESTING, &old)) || (old & UNINTERESTING))
 		return err;
-	return mark_tree_entries(w, tree, depth);
-}
-
-static int mark_tree_entries(struct walk *w, const struct wg_oid *tree, size_t depth)
-{
-	struct wg_buf data = WG_BUF_INIT;
-	struct wg_tree_iter it;
-	struct wg_tree_entry e;
-	enum wg_object_type type;
-	int err;
-
-	if (depth > 4096)
-		return wg_error_set(WG_ECORRUPT, "tree %s is nested too deep", wg_oid_hex(tree));
-	if ((err = wg_odb_read(w->odb, tree, &type, &data))) {
-		wg_buf_release(&data);
-		if (err == WG_ENOTFOUND)
-			wg_error_clear();
-		return err == WG_ENOTFOUND ? 0 : err;
-	}
-	wg_tree_iter_init(&it, wg_odb_algo(w->odb), data.data, data.len);
-	while (!(err = wg_tree_iter_next(&it, &e))) {
-		enum wg_object_type t = wg_tree_mode_type(e.mode);
-		if (t == WG_OBJ_TREE)
-			err = mark_tree(w, &e.oid, depth + 1);
-		else if (t == WG_OBJ_BLOB)
-			err = wg_oidmap_set(&w->map, &e.oid, UNINTERESTING, NULL);
-		if (err)
-			break;
-	}
-	wg_buf_release(&data);
-	return err == WG_ITEROVER ? 0 : err;
+	return mark_tree_entries(w, tree);
 }
 
 static int walk_commits(struct walk *w)
@@ -152,7 +226,7 @@ static int walk_commits(struct walk *w)
 			break;
 		}
 		if (unint) {
-			err = mark_tree(w, &c.tree, 0);
+			err = mark_tree(w, &c.tree);
 		} else {
 			if (w->ncommits == w->commits_alloc) {
 				size_t a = w->commits_alloc ? 2 * w->commits_alloc : 64;
@@ -180,47 +254,57 @@ static int walk_commits(struct walk *w)
 	return err;
 }
 
-static int emit_tree(struct walk *w, const struct wg_oid *tree, size_t depth)
+/* A tree met at w->path: report it as a boundary, or mark it sent, emit it
+ * and push it to be walked. */
+static int visit_tree(struct walk *w, struct tree_stack *st, const struct wg_oid *tree)
 {
-	struct wg_buf data = WG_BUF_INIT;
-	struct wg_tree_iter it;
-	struct wg_tree_entry e;
-	enum wg_object_type type;
-	size_t keep = w->path.len;
-	unsigned old;
+	unsigned old, f = wg_oidmap_get(&w->map, tree);
+	bool pushed;
 	int err;
 
-	if (wg_oidmap_get(&w->map, tree) & (UNINTERESTING | SENT)) {
-		if ((wg_oidmap_get(&w->map, tree) & UNINTERESTING) && w->boundary)
+	if (f & (UNINTERESTING | SENT)) {
+		if ((f & UNINTERESTING) && w->boundary)
 			return w->boundary(tree, wg_buf_cstr(&w->path), w->payload);
 		return 0;
 	}
-	if ((err = wg_oidmap_set(&w->map, tree, SENT, &old)))
+	if ((err = wg_oidmap_set(&w->map, tree, SENT, &old)) ||
+	    (err = tree_stack_push(w, st, tree, w->path.len, w->promisor, &pushed)) || !pushed)
 		return err;
-	if (depth > 4096)
-		return wg_error_set(WG_ECORRUPT, "tree %s is nested too deep", wg_oid_hex(tree));
-	if ((err = wg_odb_read(w->odb, tree, &type, &data))) {
-		wg_buf_release(&data);
-		if (err == WG_ENOTFOUND && w->promisor) {
-			wg_error_clear();
-			return 0;
-		}
-		return err;
-	}
-	if ((err = w->fn(tree, WG_OBJ_TREE, wg_buf_cstr(&w->path), w->payload)))
-		goto done;
-	wg_tree_iter_init(&it, wg_odb_algo(w->odb), data.data, data.len);
-	while (!(err = wg_tree_iter_next(&it, &e))) {
-		enum wg_object_type t = wg_tree_mode_type(e.mode);
+	return w->fn(tree, WG_OBJ_TREE, wg_buf_cstr(&w->path), w->payload);
+}
+
+/* Emit a tree and everything in it not yet sent nor the receiver's, each
+ * with the path it was reached by. */
+static int emit_tree(struct walk *w, const struct wg_oid *tree)
+{
+	struct tree_stack st = { NULL, 0, 0 };
+	size_t keep = w->path.len;
+	int err;
+
+	err = visit_tree(w, &st, tree);
+	while (!err && st.nr) {
+		struct tree_frame *top = &st.v[st.nr - 1];
+		struct wg_tree_entry e;
+		enum wg_object_type t;
 		unsigned f;
+
+		err = wg_tree_iter_next(&top->it, &e);
+		if (err == WG_ITEROVER) {
+			tree_stack_pop(&st);
+			err = 0;
+			continue;
+		}
+		if (err)
+			break;
+		t = wg_tree_mode_type(e.mode);
 		if (t == WG_OBJ_COMMIT)
 			continue;   /* a submodule's commit lives elsewhere */
-		wg_buf_setlen(&w->path, keep);
-		if ((keep && (err = wg_buf_addch(&w->path, '/'))) ||
+		wg_buf_setlen(&w->path, top->base);
+		if ((top->base && (err = wg_buf_addch(&w->path, '/'))) ||
 		    (err = wg_buf_add(&w->path, e.name, e.namelen)))
 			break;
 		if (t == WG_OBJ_TREE) {
-			err = emit_tree(w, &e.oid, depth + 1);
+			err = visit_tree(w, &st, &e.oid);
 		} else {
 			f = wg_oidmap_get(&w->map, &e.oid);
 			if (f & UNINTERESTING)
@@ -230,14 +314,9 @@ static int emit_tree(struct walk *w, const struct wg_oid *tree, size_t depth)
 				 !(err = wg_oidmap_set(&w->map, &e.oid, SENT, NULL)))
 				err = w->fn(&e.oid, WG_OBJ_BLOB, wg_buf_cstr(&w->path), w->payload);
 		}
-		if (err)
-			break;
 	}
-	if (err == WG_ITEROVER)
-		err = 0;
-done:
+	tree_stack_release(&st);
 	wg_buf_setlen(&w->path, keep);
-	wg_buf_release(&data);
 	return err;
 }
 
@@ -275,7 +354,7 @@ static int peel_tip(struct walk *w, const struct wg_oid *tip, struct wg_oid *com
 		return 0;
 	}
 	if (type == WG_OBJ_TREE)
-		return emit_tree(w, &cur, 0);
+		return emit_tree(w, &cur);
 	if (!(wg_oidmap_get(&w->map, &cur) & (SENT | UNINTERESTING)) &&
 	    !(err = wg_oidmap_set(&w->map, &cur, SENT, NULL)))
 		return w->fn(&cur, type, "", w->payload);
@@ -314,7 +393,7 @@ static int mark_have(struct walk *w, const struct wg_oid *have)
 	if (type == WG_OBJ_COMMIT)
 		return queue(w, &cur, UNINTERESTING, false);
 	if (type == WG_OBJ_TREE)
-		return mark_tree_entries(w, &cur, 0);   /* the tree itself is marked above */
+		return mark_tree_entries(w, &cur);   /* the tree itself is marked above */
 	return 0;
 }
 
@@ -365,7 +444,7 @@ static int run_walk(struct walk *wp, const struct wg_oid *tips, size_t ntips,
 			continue;
 		if (!(err = read_commit(&w, &w.commits[i], &c, &found)) && found) {
 			wg_buf_reset(&w.path);
-			err = emit_tree(&w, &c.tree, 0);
+			err = emit_tree(&w, &c.tree);
 		}
 		wg_commit_release(&c);
 	}

@@ -110,7 +110,11 @@ int wg_delta_apply(struct wg_buf *out, const unsigned char *base, size_t base_le
 	/* Refuse an impossible size before even walking the instructions. */
 	if ((err = wg_delta_sizes(delta, delta_len, &base_size, &declared, &pos)))
 		return err;
-	if (declared >= SIZE_MAX || (max_result && declared > max_result))
+	if (max_result && declared > max_result)
+		return wg_error_set(WG_ELIMIT, "delta declares a result of %llu bytes, more than "
+				    "the limit of %zu (max_object_size)",
+				    (unsigned long long)declared, max_result);
+	if (declared >= SIZE_MAX)
 		return wg_error_set(WG_EUNSUPPORTED, "delta result of %llu bytes is larger than "
 				    "this build accepts", (unsigned long long)declared);
 	if ((err = check(delta, delta_len, base_len, &declared, &size, &pos)))

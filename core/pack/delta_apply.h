@@ -29,8 +29,8 @@ int wg_delta_check(const unsigned char *delta, size_t delta_len, size_t base_len
 		   size_t *result_size);
 
 /* Apply: out is reset and receives the result. max_result (0 = no limit
- * other than the address space) refuses larger results with
- * WG_EUNSUPPORTED before allocating. */
+ * other than the address space; callers pass limits.max_object_size)
+ * refuses a larger declared result with WG_ELIMIT before allocating. */
 int wg_delta_apply(struct wg_buf *out, const unsigned char *base, size_t base_len,
 		   const unsigned char *delta, size_t delta_len, size_t max_result);
 

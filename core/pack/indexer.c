@@ -61,6 +61,7 @@ struct ix_frame {
 
 struct wg_indexer {
 	struct wg_indexer_options opts;
+	struct wg_limits limits;
 	const struct wg_hash_algo *algo;
 	enum ix_state state;
 	int error;             /* sticky */
@@ -87,6 +88,10 @@ struct wg_indexer {
 	uint32_t count;
 	uint64_t produced;
 	bool buffer_obj;       /* keep the current object whole (for fsck) */
+	/* A delta's first bytes, until its declared result size is known. */
+	unsigned char dhdr[2 * WG_VARINT_MAX];
+	size_t dhdrlen;
+	bool dchecked;
 	struct wg_buf objbuf;
 	unsigned char *scratch;
 	struct ix_obj cur;
@@ -205,6 +210,8 @@ int wg_indexer_new(struct wg_indexer **out, const struct wg_indexer_options *opt
 	if (!ix)
 		return wg_error_set(WG_ENOMEM, "out of memory creating an indexer");
 	ix->opts = *opts;
+	ix->limits = *wg_limits_or_default(opts->limits);
+	ix->opts.limits = &ix->limits;
 	ix->algo = opts->algo;
 	ix->fd = -1;
 	if (!ix->opts.window)
@@ -379,6 +386,15 @@ static int begin_data(struct wg_indexer *ix)
 	if (ix->cur.type == WG_OBJ_REF_DELTA &&
 	    (err = push_ref(ix, ix->hbuf + ix->hdr0len, ix->nobjs)))
 		return err;
+	if (ix->limits.max_object_size && ix->cur.size > ix->limits.max_object_size) {
+		char what[96];
+		snprintf(what, sizeof(what), "pack %s at offset %llu",
+			 is_delta(ix->cur.type) ? "delta" : "object",
+			 (unsigned long long)ix->cur.offset);
+		return wg_limits_check_object_size(&ix->limits, ix->cur.size, what);
+	}
+	ix->dhdrlen = 0;
+	ix->dchecked = !is_delta(ix->cur.type);
 	if (!is_delta(ix->cur.type)) {
 		if (ix->cur.size > SIZE_MAX / 2)
 			return wg_error_set(WG_EUNSUPPORTED, "pack object at offset %llu is too large "
@@ -492,6 +508,34 @@ static int end_object(struct wg_indexer *ix)
 	return 0;
 }
 
+/* A delta's result size is in its first bytes: refuse one that declares
+ * more than max_object_size as soon as they are in, long before resolving
+ * (a 10-byte delta may claim a 4 GiB result). A header that does not
+ * parse is left to the resolver to report. */
+static int check_delta_header(struct wg_indexer *ix, const unsigned char *src, size_t got)
+{
+	uint64_t base_size, result_size;
+	size_t n = sizeof(ix->dhdr) - ix->dhdrlen, hdrlen;
+	if (n > got)
+		n = got;
+	memcpy(ix->dhdr + ix->dhdrlen, src, n);
+	ix->dhdrlen += n;
+	if (ix->dhdrlen < sizeof(ix->dhdr) && ix->produced < ix->cur.size)
+		return 0;
+	ix->dchecked = true;
+	if (wg_delta_sizes(ix->dhdr, ix->dhdrlen, &base_size, &result_size, &hdrlen)) {
+		wg_error_clear();
+		return 0;
+	}
+	if (ix->limits.max_object_size && result_size > ix->limits.max_object_size)
+		return wg_error_set(WG_ELIMIT, "pack delta at offset %llu declares a result of "
+				    "%llu bytes, more than the limit of %llu (max_object_size)",
+				    (unsigned long long)ix->cur.offset,
+				    (unsigned long long)result_size,
+				    (unsigned long long)ix->limits.max_object_size);
+	return 0;
+}
+
 /* Inflate what is available of the current entry's zlib stream. Returns
  * the input bytes used. */
 static int data_step(struct wg_indexer *ix, const unsigned char *p, size_t len, size_t *used)
@@ -536,6 +580,12 @@ static int data_step(struct wg_indexer *ix, const unsigned char *p, size_t len, 
 		if (ix->buffer_obj)
 			wg_buf_setlen(&ix->objbuf, ix->objbuf.len + got);
 		ix->produced += got;
+		if (!ix->dchecked && (err = check_delta_header(ix, src, got)))
+			return err;
+		if ((err = wg_limits_check_inflate(&ix->limits, ix->produced, ix->zs.total_in,
+						   "it")))
+			return wg_error_prefix("pack entry at offset %llu",
+					       (unsigned long long)ix->cur.offset);
 	}
 	if (zret == Z_STREAM_END) {
 		if (ix->produced != ix->cur.size)
@@ -574,6 +624,14 @@ static int feed(struct wg_indexer *ix, const unsigned char *p, size_t len)
 				break;
 			if ((err = wg_pack_header_parse(ix->hbuf, &version, &ix->count)))
 				return err;
+			/* Nothing is allocated from this count (the object
+			 * table grows as entries arrive); it is refused only
+			 * when over the limit, and a stream that ends before
+			 * that many entries is refused at its end. */
+			if (ix->limits.max_pack_objects && ix->count > ix->limits.max_pack_objects)
+				return wg_error_set(WG_ELIMIT, "pack header declares %u objects, more "
+						    "than the limit of %u (max_pack_objects)",
+						    ix->count, ix->limits.max_pack_objects);
 			ix->progress.total_objects = ix->count;
 			start_entry(ix);
 			break;
@@ -1396,7 +1454,7 @@ int wg_indexer_read(struct wg_indexer *ix, const struct wg_oid *oid, enum wg_obj
 		return wg_error_set(WG_ENOTFOUND, "object not in the pack being indexed");
 	*type = (enum wg_object_type)ix->objs[i].real_type;
 	if (!is_delta(ix->objs[i].type) && max_size && ix->objs[i].size > max_size)
-		return wg_error_set(WG_EUNSUPPORTED, "object too large to read (%llu bytes)",
+		return wg_error_set(WG_ELIMIT, "object too large to read (%llu bytes)",
 				    (unsigned long long)ix->objs[i].size);
 	/* The chain from the object down to its whole base. */
 	depth = ix->objs[i].depth;

@@ -37,6 +37,7 @@
 #include "object/object.h"
 #include "odb/odb.h"
 #include "util/buf.h"
+#include "util/limits.h"
 
 struct wg_indexer;
 
@@ -88,9 +89,15 @@ struct wg_indexer_options {
 	 * other objects: .gitmodules contents, connectivity). */
 	int (*before_install)(struct wg_indexer *ix, void *payload);
 	void *install_payload;
+	/* Limits on what the pack may declare (util/limits.h): its object
+	 * count (max_pack_objects), each object's and delta result's size
+	 * (max_object_size), inflate ratio (max_inflate_ratio); all refused
+	 * with WG_ELIMIT as soon as the entry header or delta header says
+	 * so. NULL: the process-wide defaults. Copied by wg_indexer_new. */
+	const struct wg_limits *limits;
 };
 #define WG_INDEXER_OPTIONS_INIT { 1, NULL, NULL, NULL, NULL, NULL, NULL, false, true, \
-				  NULL, 0, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+				  NULL, 0, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 
 int wg_indexer_new(struct wg_indexer **out, const struct wg_indexer_options *opts);
 /* Consume len bytes. Errors are sticky: after one, every call fails. */
@@ -121,7 +128,7 @@ void wg_indexer_object(const struct wg_indexer *ix, uint32_t i, struct wg_indexe
 enum wg_object_type wg_indexer_find(const struct wg_indexer *ix, const struct wg_oid *oid);
 /* From before_install on: an object's content by id, rebuilt from the
  * pack (deltas applied). WG_ENOTFOUND if the pack does not hold it;
- * max_size (0: none) refuses larger objects with WG_EUNSUPPORTED. */
+ * max_size (0: none) refuses larger objects with WG_ELIMIT. */
 int wg_indexer_read(struct wg_indexer *ix, const struct wg_oid *oid, enum wg_object_type *type,
 		    struct wg_buf *out, size_t max_size);
 /* The .idx bytes that were (or would have been) written. */

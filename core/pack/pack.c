@@ -17,6 +17,8 @@
 #include "util/varint.h"
 
 #define CACHE_SLOTS 256
+/* No zlib stream inflates to more than about 1032 times its size. */
+#define ZLIB_MAX_RATIO 1032
 
 struct cache_slot {
 	uint64_t offset;
@@ -35,6 +37,7 @@ struct wg_pack {
 	struct cache_slot cache[CACHE_SLOTS];
 	size_t cache_total, cache_limit;
 	unsigned evict_cursor;
+	const struct wg_limits *limits;  /* NULL: the process-wide defaults */
 };
 
 /* One entry header, parsed. */
@@ -49,6 +52,14 @@ struct entry {
 int wg_pack_inflate_at(struct wg_buf *out, const struct wg_pack_source *src, uint64_t offset,
 		       uint64_t limit, uint64_t size, size_t prefix)
 {
+	static const struct wg_limits none;  /* all 0: no limits */
+	return wg_pack_inflate_limited(out, src, offset, limit, size, prefix, &none);
+}
+
+int wg_pack_inflate_limited(struct wg_buf *out, const struct wg_pack_source *src,
+			    uint64_t offset, uint64_t limit, uint64_t size, size_t prefix,
+			    const struct wg_limits *limits)
+{
 	unsigned char in[65536], extra;
 	size_t want = (size_t)size, produced = 0;
 	bool partial;
@@ -62,10 +73,27 @@ int wg_pack_inflate_at(struct wg_buf *out, const struct wg_pack_source *src, uin
 	partial = prefix && prefix < want;
 	if (partial)
 		want = prefix;
-	/* The declared size was checked against the real stream when the
-	 * pack was indexed, so allocating it is proportionate to the data. */
-	if ((err = wg_buf_grow(out, want)))
+	else if ((err = wg_limits_check_object_size(limits, size, "pack entry")))
 		return err;
+	/* Without limits (the indexer, which has checked every declared size
+	 * against its stream already), allocate the declared size at once,
+	 * but only as far as the bytes left in the pack could inflate to
+	 * (zlib's ratio is at most 1032:1). With limits (reads), grow with
+	 * what the stream really produces, so a pack that was never indexed
+	 * here (or a damaged one) cannot make us allocate more than its data
+	 * and max_inflate_ratio allow. */
+	{
+		uint64_t left = limit > offset ? limit - offset : 0;
+		size_t first = 0;
+		if (!limits->max_object_size && !limits->max_inflate_ratio) {
+			first = want;
+			if (left < (UINT64_MAX - 64) / ZLIB_MAX_RATIO &&
+			    left * ZLIB_MAX_RATIO + 64 < first)
+				first = (size_t)(left * ZLIB_MAX_RATIO + 64);
+		}
+		if ((err = wg_buf_grow(out, first)))
+			return err;
+	}
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit(&zs) != Z_OK)
 		return wg_error_set(WG_ENOMEM, "cannot initialise zlib");
@@ -95,7 +123,17 @@ int wg_pack_inflate_at(struct wg_buf *out, const struct wg_pack_source *src, uin
 			zs.avail_in = (uInt)n;
 		}
 		if (produced < want) {
-			size_t room = want - produced;
+			size_t room;
+			if (out->cap <= produced + 1) {
+				size_t step = produced < 65536 ? 65536 : produced;
+				if (step > want - produced)
+					step = want - produced;
+				if ((err = wg_buf_grow(out, step)))
+					break;
+			}
+			room = out->cap - 1 - produced;
+			if (room > want - produced)
+				room = want - produced;
 			zs.next_out = out->data + produced;
 			zs.avail_out = room > UINT32_MAX ? UINT32_MAX : (uInt)room;
 		} else {
@@ -111,8 +149,13 @@ int wg_pack_inflate_at(struct wg_buf *out, const struct wg_pack_source *src, uin
 					   "its entry declares", (unsigned long long)size);
 			break;
 		}
-		if (produced < want)
+		if (produced < want) {
 			produced += before - zs.avail_out;
+			wg_buf_setlen(out, produced);
+			if ((err = wg_limits_check_inflate(limits, produced, zs.total_in,
+							   "pack entry")))
+				break;
+		}
 		if (zret == Z_STREAM_END) {
 			if (produced != want)
 				err = wg_error_set(WG_ECORRUPT, "zlib stream ends after %zu of the "
@@ -227,6 +270,11 @@ const struct wg_pack_idx *wg_pack_index(const struct wg_pack *p) { return p->idx
 const char *wg_pack_path(const struct wg_pack *p) { return p->path; }
 uint64_t wg_pack_size(const struct wg_pack *p) { return p->size; }
 
+void wg_pack_set_limits(struct wg_pack *p, const struct wg_limits *limits)
+{
+	p->limits = limits;
+}
+
 void wg_pack_set_cache_limit(struct wg_pack *p, size_t bytes)
 {
 	p->cache_limit = bytes;
@@ -338,6 +386,8 @@ int wg_pack_read_at(struct wg_pack *p, uint64_t offset, enum wg_object_type *typ
 	struct wg_buf base = WG_BUF_INIT, delta = WG_BUF_INIT, tmp;
 	enum wg_object_type type;
 	struct cache_slot *hit = NULL;
+	uint64_t max = wg_limits_or_default(p->limits)->max_object_size;
+	size_t max_result = max && max < SIZE_MAX ? (size_t)max : 0;
 	int err = 0;
 
 	wg_buf_reset(out);
@@ -373,16 +423,19 @@ int wg_pack_read_at(struct wg_pack *p, uint64_t offset, enum wg_object_type *typ
 			goto done;
 	} else {
 		type = e.type;
-		if ((err = wg_pack_inflate_at(&base, &p->src, e.data_offset, p->end, e.size, 0)))
+		if ((err = wg_pack_inflate_limited(&base, &p->src, e.data_offset, p->end, e.size, 0,
+						   wg_limits_or_default(p->limits))))
 			goto inflate_fail;
 		if (n)
 			cache_put(p, e.offset, type, base.data, base.len);
 	}
 	while (n--) {
 		e = chain[n];
-		if ((err = wg_pack_inflate_at(&delta, &p->src, e.data_offset, p->end, e.size, 0)))
+		if ((err = wg_pack_inflate_limited(&delta, &p->src, e.data_offset, p->end, e.size, 0,
+						   wg_limits_or_default(p->limits))))
 			goto inflate_fail;
-		if ((err = wg_delta_apply(out, base.data, base.len, delta.data, delta.len, 0))) {
+		if ((err = wg_delta_apply(out, base.data, base.len, delta.data, delta.len,
+					  max_result))) {
 			wg_error_prefix("cannot apply the delta at offset %llu in pack '%s'",
 					(unsigned long long)e.offset, p->path);
 			goto done;
@@ -399,7 +452,7 @@ int wg_pack_read_at(struct wg_pack *p, uint64_t offset, enum wg_object_type *typ
 	*type_out = type;
 	goto done;
 inflate_fail:
-	if (err != WG_ENOMEM)
+	if (err != WG_ENOMEM && err != WG_ELIMIT)
 		wg_error_prefix("entry at offset %llu in pack '%s'", (unsigned long long)e.offset, p->path);
 done:
 	if (err)

@@ -28,6 +28,7 @@
 #include "pack/idx.h"
 #include "pack/pack_source.h"
 #include "util/buf.h"
+#include "util/limits.h"
 
 struct wg_pack;
 
@@ -45,6 +46,9 @@ const char *wg_pack_path(const struct wg_pack *pack);
 /* Size of the .pack file in bytes. */
 uint64_t wg_pack_size(const struct wg_pack *pack);
 void wg_pack_set_cache_limit(struct wg_pack *pack, size_t bytes);
+/* The limits reads honour (max_object_size, max_inflate_ratio); the
+ * pointer is kept. NULL: the process-wide defaults. */
+void wg_pack_set_limits(struct wg_pack *pack, const struct wg_limits *limits);
 
 /* Read an object: WG_ENOTFOUND if this pack does not hold it. */
 int wg_pack_read(struct wg_pack *pack, const struct wg_oid *oid,
@@ -61,8 +65,15 @@ int wg_pack_read_at(struct wg_pack *pack, uint64_t offset,
  * `offset` in src (which must end before `limit`) and must produce exactly
  * `size` bytes, into out (reset first). With `prefix` non-zero, stop after
  * min(prefix, size) bytes instead and do not check the stream's end.
- * WG_ECORRUPT if the stream is shorter, longer, or broken. */
+ * WG_ECORRUPT if the stream is shorter, longer, or broken. Memory grows
+ * with what the stream produces, never straight to the declared size. */
 int wg_pack_inflate_at(struct wg_buf *out, const struct wg_pack_source *src, uint64_t offset,
 		       uint64_t limit, uint64_t size, size_t prefix);
+
+/* The same, refusing with WG_ELIMIT a size over limits->max_object_size
+ * (unless `prefix`) and output beyond limits->max_inflate_ratio. */
+int wg_pack_inflate_limited(struct wg_buf *out, const struct wg_pack_source *src,
+			    uint64_t offset, uint64_t limit, uint64_t size, size_t prefix,
+			    const struct wg_limits *limits);
 
 #endif

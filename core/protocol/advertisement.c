@@ -147,6 +147,8 @@ struct wg_advertisement {
 	struct wg_caps *caps;
 	struct wg_remote_ref_list refs;
 	struct oid_array shallows, haves;
+	struct wg_limits limits;
+	size_t lines;           /* data packets seen */
 	int failed;
 	char failure[512];
 };
@@ -170,8 +172,14 @@ int wg_advertisement_new(struct wg_advertisement **out, const char *service,
 	}
 	adv->state = service ? ADV_START : ADV_VERSION;
 	adv->expected = expected;
+	adv->limits = *wg_limits_default();
 	*out = adv;
 	return 0;
+}
+
+void wg_advertisement_set_limits(struct wg_advertisement *adv, const struct wg_limits *limits)
+{
+	adv->limits = *wg_limits_or_default(limits);
 }
 
 void wg_advertisement_free(struct wg_advertisement *adv)
@@ -495,6 +503,13 @@ static int feed_packets(struct wg_advertisement *adv, const unsigned char *in, s
 			return WG_ENEEDMORE;
 		if ((err = wg_pkt_reader_read(adv->reader, &pkt, &in, &n)))
 			return fail(adv, err);
+		if (pkt.type == WG_PKT_DATA && ++adv->lines > adv->limits.max_refs &&
+		    adv->limits.max_refs) {
+			wg_error_set(WG_ELIMIT, "the ref advertisement has more than %u lines "
+				     "(max_refs): refusing to read more of it",
+				     (unsigned)adv->limits.max_refs);
+			return fail(adv, WG_ELIMIT);
+		}
 		if ((err = handle_pkt(adv, &pkt)))
 			return fail(adv, err);
 	}
@@ -531,6 +546,13 @@ int wg_advertisement_feed(struct wg_advertisement *adv, const void *data, size_t
 	if (adv->failed)
 		return wg_error_set(adv->failed, "%s", adv->failure);
 	adv->offset += len;
+	if (adv->limits.max_advertisement_bytes &&
+	    adv->offset > adv->limits.max_advertisement_bytes) {
+		wg_error_set(WG_ELIMIT, "the ref advertisement is larger than %llu bytes "
+			     "(max_advertisement_bytes): refusing to read more of it",
+			     (unsigned long long)adv->limits.max_advertisement_bytes);
+		return fail(adv, WG_ELIMIT);
+	}
 	/* Hold the first bytes back until the smart-HTTP check can be made,
 	 * so the verdict does not depend on how the body was chunked. */
 	if (adv->service && adv->head_len < sizeof(adv->head)) {

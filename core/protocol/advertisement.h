@@ -28,6 +28,7 @@
 #include "hash/hash.h"
 #include "hash/oid.h"
 #include "protocol/capabilities.h"
+#include "util/limits.h"
 
 /* --- remote refs (v0/v1 advertisement and v2 ls-refs) ------------------------------ */
 
@@ -80,6 +81,11 @@ struct wg_advertisement;
 int wg_advertisement_new(struct wg_advertisement **out, const char *service,
 			 const struct wg_hash_algo *expected);
 void wg_advertisement_free(struct wg_advertisement *adv);
+/* Bound the advertisement (util/limits.h): max_refs data lines (refs,
+ * shallow, .have and capability lines) and max_advertisement_bytes of
+ * body, past which it fails with WG_ELIMIT. Copied; NULL restores the
+ * process-wide defaults, which a new parser starts with. */
+void wg_advertisement_set_limits(struct wg_advertisement *adv, const struct wg_limits *limits);
 
 /* Feed the next bytes of the body. Returns WG_ENEEDMORE when it wants
  * more, 0 once the final flush packet has been read, or an error (bytes

@@ -186,6 +186,8 @@ struct wg_ls_refs_parser {
 	struct wg_pkt_reader *reader;
 	struct wg_remote_ref_list refs;
 	bool done, seen_end;
+	struct wg_limits limits;
+	uint64_t bytes;
 	int failed;
 	char failure[512];
 };
@@ -204,8 +206,15 @@ int wg_ls_refs_parser_new(struct wg_ls_refs_parser **out, const struct wg_hash_a
 		return err;
 	}
 	p->algo = algo;
+	p->limits = *wg_limits_default();
 	*out = p;
 	return 0;
+}
+
+void wg_ls_refs_parser_set_limits(struct wg_ls_refs_parser *parser,
+				  const struct wg_limits *limits)
+{
+	parser->limits = *wg_limits_or_default(limits);
 }
 
 void wg_ls_refs_parser_free(struct wg_ls_refs_parser *parser)
@@ -240,6 +249,10 @@ static int handle_pkt(struct wg_ls_refs_parser *p, const struct wg_pkt *pkt)
 	}
 	switch (pkt->type) {
 	case WG_PKT_DATA:
+		if (p->limits.max_refs && p->refs.nr >= p->limits.max_refs)
+			return wg_error_set(WG_ELIMIT, "the ls-refs response lists more than %u "
+					    "refs (max_refs): refusing to read more of it",
+					    (unsigned)p->limits.max_refs);
 		return wg_ls_refs_parse_line(&p->refs, p->algo, pkt->data, pkt->len);
 	case WG_PKT_FLUSH:
 		p->done = true;
@@ -259,6 +272,13 @@ int wg_ls_refs_parser_feed(struct wg_ls_refs_parser *p, const void *data, size_t
 	size_t n = len;
 	if (p->failed)
 		return wg_error_set(p->failed, "%s", p->failure);
+	p->bytes += len;
+	if (p->limits.max_advertisement_bytes && p->bytes > p->limits.max_advertisement_bytes) {
+		wg_error_set(WG_ELIMIT, "the ls-refs response is larger than %llu bytes "
+			     "(max_advertisement_bytes): refusing to read more of it",
+			     (unsigned long long)p->limits.max_advertisement_bytes);
+		return fail(p, WG_ELIMIT);
+	}
 	while (n) {
 		struct wg_pkt pkt;
 		int err;

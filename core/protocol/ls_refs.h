@@ -17,6 +17,7 @@
 #include "protocol/advertisement.h"
 #include "protocol/capabilities.h"
 #include "util/buf.h"
+#include "util/limits.h"
 
 struct wg_ls_refs_options {
 	/* Our agent string (printable ASCII, no spaces), or NULL. Sent only
@@ -60,6 +61,11 @@ struct wg_ls_refs_parser;
 
 int wg_ls_refs_parser_new(struct wg_ls_refs_parser **out, const struct wg_hash_algo *algo);
 void wg_ls_refs_parser_free(struct wg_ls_refs_parser *parser);
+/* Bound the response (util/limits.h): max_refs refs and
+ * max_advertisement_bytes bytes, past which it fails with WG_ELIMIT.
+ * Copied; NULL restores the process-wide defaults it starts with. */
+void wg_ls_refs_parser_set_limits(struct wg_ls_refs_parser *parser,
+				  const struct wg_limits *limits);
 /* WG_ENEEDMORE until the closing flush, then 0. A response-end packet
  * (0002) may follow the flush; anything else after it is WG_ECORRUPT, as
  * is a delim or response-end before it. "ERR " packets are WG_ERROR.

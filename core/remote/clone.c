@@ -461,6 +461,10 @@ static int clone_begin(struct wg_remote_op *op, int status, const char *type)
 
 static int add_shallow(struct clone *c, const struct wg_oid *oid)
 {
+	const struct wg_limits *l = wg_remote_op_limits(&c->base, NULL);
+	if (l->max_refs && c->nshallows >= l->max_refs)
+		return wg_error_set(WG_ELIMIT, "the server sent more than %u shallow lines "
+				    "(max_refs)", (unsigned)l->max_refs);
 	if (c->nshallows == c->shallow_alloc) {
 		size_t n = c->shallow_alloc ? 2 * c->shallow_alloc : 16;
 		struct wg_oid *v = wg_realloc(c->shallows, n * sizeof(*v));

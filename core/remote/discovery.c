@@ -60,6 +60,7 @@ int wg_discovery_next_request(struct wg_discovery *d, struct wg_remote_op *op)
 		if ((err = wg_advertisement_new(&d->adv, d->receive_pack ? "git-receive-pack" :
 						"git-upload-pack", d->expected)))
 			return err;
+		wg_advertisement_set_limits(d->adv, wg_remote_op_limits(op, d->limits));
 		wg_buf_reset(&op->body);
 		if (d->receive_pack)
 			err = wg_remote_op_set_request(op, "GET", d->url,
@@ -83,6 +84,7 @@ int wg_discovery_next_request(struct wg_discovery *d, struct wg_remote_op *op)
 		    (err = wg_ls_refs_parser_new(&d->ls, d->algo)) ||
 		    (err = wg_remote_op_set_upload_pack(op, d->url, 2)))
 			return err;
+		wg_ls_refs_parser_set_limits(d->ls, wg_remote_op_limits(op, d->limits));
 		d->state = WG_DISCOVERY_LS_REFS;
 		return 0;
 	case WG_DISCOVERY_DONE:

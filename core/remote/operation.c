@@ -141,3 +141,15 @@ int wg_remote_op_set_upload_pack(struct wg_remote_op *op, const char *base, int 
 	return wg_remote_op_set_request(op, "POST", base, "/git-upload-pack",
 					upload_pack_v2 + 1, 2);
 }
+
+void wg_remote_op_set_limits(struct wg_remote_op *op, const struct wg_limits *limits)
+{
+	op->limits = *wg_limits_or_default(limits);
+	op->has_limits = true;
+}
+
+const struct wg_limits *wg_remote_op_limits(const struct wg_remote_op *op,
+					    const struct wg_limits *fallback)
+{
+	return op->has_limits ? &op->limits : wg_limits_or_default(fallback);
+}

@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/limits.h"
+
 /* One HTTP request the operation wants made. Everything stays valid until
  * the next call on the operation. */
 struct wg_http_request {
@@ -61,5 +63,11 @@ int wg_remote_op_response_begin(struct wg_remote_op *op, int status, const char 
 int wg_remote_op_feed(struct wg_remote_op *op, const void *data, size_t len);
 int wg_remote_op_response_end(struct wg_remote_op *op);
 void wg_remote_op_free(struct wg_remote_op *op);
+/* Limits for this operation (util/limits.h): the ref advertisement's
+ * size, and for what it receives into a repository the pack's object
+ * count, object sizes and inflate ratio. Copied. Without this call the
+ * process-wide defaults apply (and, in a repository, its odb's limits).
+ * Call before the first wg_remote_op_next_request(). */
+void wg_remote_op_set_limits(struct wg_remote_op *op, const struct wg_limits *limits);
 
 #endif

@@ -33,7 +33,13 @@ struct wg_remote_op {
 	const char *headers[WG_REMOTE_MAX_HEADERS];
 	wg_remote_progress_fn progress;
 	void *progress_payload;
+	bool has_limits;               /* wg_remote_op_set_limits() was called */
+	struct wg_limits limits;
 };
+/* The operation's limits if it was given some, else `fallback`
+ * (NULL: the process-wide defaults). */
+const struct wg_limits *wg_remote_op_limits(const struct wg_remote_op *op,
+					    const struct wg_limits *fallback);
 
 /* Prepare op->req: method, "<base><suffix>", the given headers (static
  * strings) and op->body as the body (for POST). */
@@ -63,6 +69,7 @@ struct wg_discovery {
 	bool receive_pack;                      /* push: git-receive-pack, v0 only */
 	bool caps_only;                         /* v2: no ls-refs (refs stay empty) */
 	const struct wg_hash_algo *expected;    /* NULL: take the server's */
+	const struct wg_limits *limits;         /* NULL: the process-wide defaults */
 	const char *const *prefixes;            /* ls-refs ref-prefix values */
 	size_t nprefixes;
 	struct wg_advertisement *adv;

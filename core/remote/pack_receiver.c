@@ -106,6 +106,7 @@ static int start_indexer(struct wg_pack_receiver *rcv)
 		o.odb = wg_repo_odb(rcv->repo);
 		o.fix_thin = true;
 	}
+	o.limits = wg_remote_op_limits(rcv->op, wg_odb_limits(wg_repo_odb(rcv->repo)));
 	o.progress = rcv->op->progress ? ix_progress : NULL;
 	o.payload = rcv;
 	if (rcv->links) {

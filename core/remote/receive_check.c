@@ -112,7 +112,7 @@ const struct wg_fsck_options *wg_receive_check_fsck(struct wg_receive_check *rc)
 }
 
 /* The blob `oid` from the pack, else from the repository. WG_ENOTFOUND
- * when neither has it; WG_EUNSUPPORTED when it is larger than max. */
+ * when neither has it; WG_ELIMIT when it is larger than max. */
 static int read_blob(struct wg_receive_check *rc, struct wg_indexer *ix,
 		     const struct wg_oid *oid, size_t max, enum wg_object_type *type,
 		     struct wg_buf *out)
@@ -129,7 +129,7 @@ static int read_blob(struct wg_receive_check *rc, struct wg_indexer *ix,
 	if ((err = wg_odb_read_header(odb, oid, type, &size)))
 		return err;
 	if (size > max)
-		return wg_error_set(WG_EUNSUPPORTED, "object too large to read");
+		return wg_error_set(WG_ELIMIT, "object too large to read");
 	return wg_odb_read(odb, oid, type, out);
 }
 
@@ -146,7 +146,7 @@ static int check_one(struct wg_receive_check *rc, struct wg_indexer *ix,
 		return 0;
 	}
 	wg_fsck_reporter_init(&r, &rc->fsck, oid, type == WG_OBJ_NONE ? WG_OBJ_BLOB : type);
-	if (err == WG_EUNSUPPORTED) {
+	if (err == WG_ELIMIT) {
 		wg_error_clear();
 		wg_fsck_reportf(&r, gitmodules ? WG_FSCK_GITMODULES_LARGE
 					       : WG_FSCK_GITATTRIBUTES_LARGE,

@@ -161,6 +161,34 @@ static int load_config(struct wg_repo *repo)
 	return 0;
 }
 
+/* The limits git has a config key for (util/limits.h): core.maxTreeDepth,
+ * from the repository's config, else the user's. */
+static int apply_limits(struct wg_repo *repo)
+{
+	struct wg_config *cfgs[3] = { repo->config, repo->user_config[0], repo->user_config[1] };
+	struct wg_limits limits = *wg_odb_limits(repo->odb);
+	int64_t v;
+	size_t i;
+	for (i = 0; i < 3; i++) {
+		int err;
+		if (!cfgs[i])
+			continue;
+		err = wg_config_get_int64(cfgs[i], "core.maxtreedepth", &v);
+		if (err == WG_ENOTFOUND)
+			continue;
+		if (err)
+			return err;
+		if (v < 1 || v > UINT32_MAX)
+			return wg_error_set(WG_EINVALID, "bad core.maxTreeDepth %lld: it must be a "
+					    "positive number", (long long)v);
+		limits.max_tree_depth = (uint32_t)v;
+		wg_odb_set_limits(repo->odb, &limits);
+		break;
+	}
+	wg_error_clear();
+	return 0;
+}
+
 static int open_odb(struct wg_repo *repo)
 {
 	struct wg_buf path = WG_BUF_INIT;
@@ -179,7 +207,7 @@ static int open_odb(struct wg_repo *repo)
 		return err;
 	}
 	wg_buf_release(&path);
-	return 0;
+	return apply_limits(repo);
 }
 
 /* Does `dir` look like a git directory? (git's is_git_directory: HEAD,

@@ -74,6 +74,7 @@ const char *wg_error_name(int code)
 	case WG_ENEEDMORE: return "ENEEDMORE";
 	case WG_ITEROVER: return "ITEROVER";
 	case WG_EAUTH: return "EAUTH";
+	case WG_ELIMIT: return "ELIMIT";
 	default: return "EUNKNOWN";
 	}
 }

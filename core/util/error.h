@@ -24,6 +24,7 @@ enum wg_error_code {
 	WG_ENEEDMORE = -13,   /* a streaming parser needs more input (not fatal) */
 	WG_ITEROVER = -14,    /* iteration is over (not an error) */
 	WG_EAUTH = -15,       /* the server wants credentials, or refused them */
+	WG_ELIMIT = -16,      /* input exceeds a configured limit (util/limits.h) */
 };
 
 /* Record a message for the calling thread and return `code`, so callers can

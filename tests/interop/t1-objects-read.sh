@@ -131,3 +131,22 @@ for fmt in sha1 sha256; do
 	fi
 done
 
+
+# --- core.maxTreeDepth (docs/limits.md) ------------------------------------------
+# Trees nested 40 deep, made with git's mktree (no work tree needed): with
+# core.maxTreeDepth=20 both git and webgit refuse ls-tree -r, and both list
+# it with the default (2048).
+R="$PWD/repo-deep"
+"$GIT" init -q --bare "$R"
+t=$(printf 'x\n' | rg hash-object -w --stdin)
+t=$(printf '100644 blob %s\tf\n' "$t" | rg mktree)
+for _ in $(seq 40); do t=$(printf '040000 tree %s\td\n' "$t" | rg mktree); done
+check_same "deep trees: ls-tree -r lists all 40 levels as git does" \
+	"wg ls-tree -r $t" "rg ls-tree -r $t"
+rg config core.maxTreeDepth 20
+check_fail "deep trees: with core.maxTreeDepth=20, webgit ls-tree -r refuses" wg ls-tree -r "$t"
+check "...naming the limit" fx_error_like 'nested more than 20 deep \(core\.maxTreeDepth\)' wg ls-tree -r "$t"
+check_same "...while a plain ls-tree still works" "wg ls-tree $t" "rg ls-tree $t"
+rg config core.maxTreeDepth 0
+check_fail "a core.maxTreeDepth that is not positive is refused" wg ls-tree "$t"
+check "...naming the key" fx_error_like 'core\.maxTreeDepth' wg ls-tree "$t"

@@ -309,6 +309,8 @@ check_fail "an endless header is cut off" fetch "$H/endless-header"
 check "... at 64 KiB" err_has 'too much data in the response headers .*limit is 65536 bytes'
 check_fail "bad gzip data" fetch "$H/bad-gzip"
 check "... clear message" err_has 'invalid gzip data'
+check_fail "a gzip bomb" fetch "$H/gzip-bomb"
+check "... is refused at the inflate ratio limit" err_has 'gzip-encoded response inflates .*max_inflate_ratio'
 check_fail "an unknown Content-Encoding" fetch "$H/unknown-encoding"
 check "... is unsupported" err_has "Content-Encoding 'br'.*EUNSUPPORTED"
 check_fail "not an HTTP status line" fetch "$H/garbage"

@@ -185,7 +185,10 @@ FETCH_CASES=(
 	"bad-pack-checksum|checksum"
 	"corrupt-object|corrupt|bad object|inflate"
 	"pack-count-lie|truncated|early EOF|bad object"
-	"pack-count-huge|truncated|early EOF|bad object|too many objects|object count"
+	"pack-count-huge|max_pack_objects"
+	"huge-object|max_object_size"
+	"huge-delta|max_object_size"
+	"inflate-bomb|max_inflate_ratio"
 	"wrong-content-type@fetch|not a smart Git HTTP server"
 	"http-500@fetch|HTTP 500"
 	"http-404@fetch|not found"
@@ -236,6 +239,61 @@ for repo in sample-sha1-files sample-sha256-reftable; do
 		clone_case "$t/missing-object --bare" "$base/missing-object/$repo.git" "did not send" --bare
 	done
 done
+
+# --- limits: endless ref listings (docs/limits.md) --------------------------------------
+
+# A ref listing that never ends is refused at max_refs, or at
+# max_advertisement_bytes, in bounded memory, and the connection is dropped
+# soon after (the server logs how much it sent). Lowered through
+# WEBGIT_LIMITS so the cases take seconds; the defaults behave the same,
+# later.
+# limit_case NAME URL REGEX LIMITS CMD: ls-remote or clone under LIMITS.
+limit_case() {
+	local name=$1 u=$2 re=$3 limits=$4 cmd=$5 mark rss bytes extra=
+	[ "${cmd%% *}" = clone ] && extra=target
+	mark=$(log_mark)
+	rm -rf target "$RES/rss"
+	if [ -x /usr/bin/time ]; then
+		# shellcheck disable=SC2086 # $cmd is a verb and its options
+		WEBGIT_LIMITS=$limits /usr/bin/time -f %M -o "$RES/rss" timeout -k 5 60 "$W" $cmd "$u" \
+			$extra </dev/null >"$RES/out" 2>"$RES/err"
+	else
+		# shellcheck disable=SC2086
+		WEBGIT_LIMITS=$limits timeout -k 5 60 "$W" $cmd "$u" $extra \
+			</dev/null >"$RES/out" 2>"$RES/err"
+	fi
+	check_output "$name: $cmd fails with a fatal error (exit 128)" 128 echo "$?"
+	check "$name: ...saying /$re/" says "$re" "$RES/err"
+	check_fail "$name: ...printing no refs" test -s "$RES/out"
+	check "$name: (the server applied the scenario)" applied "$mark"
+	for _ in $(seq 40); do tail -n "+$((mark + 1))" "$HS/log" | grep -q "^CLOSED " && break; sleep 0.05; done
+	bytes=$(tail -n "+$((mark + 1))" "$HS/log" | sed -n 's/^CLOSED .* \([0-9]*\)$/\1/p' | tail -n 1)
+	check "$name: ...and hung up within 16 MB of it (the server sent ${bytes:-?} bytes)" \
+		test "${bytes:-999999999}" -lt 16000000
+	if [ -x /usr/bin/time ]; then
+		rss=$(tail -n 1 "$RES/rss")
+		check "$name: ...in bounded memory (max RSS ${rss:-?} KiB < 100 MiB)" \
+			test "${rss:-999999999}" -lt 102400
+	fi
+	check_fail "$name: ...leaving no target directory" test -e target
+	check_same "$name: ...and no other new file in the sandbox" "cat '$RES/baseline'" listing
+	rm -rf target
+}
+
+repo=sample-sha1-files
+for proto in v2 v0; do
+	base=$URL; [ $proto = v0 ] && base=$URL/v0
+	t="$repo/$proto/endless-refs"
+	limit_case "$t (max_refs=20000)" "$base/endless-refs/$repo.git" "max_refs" \
+		max_refs=20000 ls-remote
+	limit_case "$t (max_advertisement_bytes=1m)" "$base/endless-refs/$repo.git" \
+		"max_advertisement_bytes" max_refs=0,max_advertisement_bytes=1m "clone -q"
+	limit_case "$repo/$proto/endless-shallow (max_refs=1000)" "$base/endless-shallow/$repo.git" \
+		"shallow lines \(max_refs\)" max_refs=1000 "clone -q --depth 1"
+done
+check_fail "WEBGIT_LIMITS with an unknown name is refused" env WEBGIT_LIMITS=max_rfes=1 "$W" ls-remote "$URL/ok/$repo.git"
+cp "$LAST_ERR" "$RES/err"
+check "...naming it" grep -q "unknown limit 'max_rfes'" "$RES/err"
 
 # --- a target directory that existed (empty) before ---------------------------------
 
@@ -312,6 +370,7 @@ for proto in v2 v0; do
 	t="$repo/$proto"
 	killed_case "$t/endless (progress packets)" "$base/endless/$repo.git" TERM 6 endless
 	killed_case "$t/endless-keepalive" "$base/endless-keepalive/$repo.git" INT 6 endless
+	killed_case "$t/endless-line (one progress line, never ended)" "$base/endless-line/$repo.git" TERM 6 endless
 	WEBGIT_HTTP_TIMEOUT=30 killed_case "$t/stall-mid-pack, interrupted" "$base/stall-mid-pack/$repo.git" INT 3
 done
 

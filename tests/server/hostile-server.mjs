@@ -95,6 +95,19 @@
 //                        the pack has (checksum made right again)
 //   pack-count-huge      [fetch] the pack header claims 4294967295 objects
 //                        (checksum made right again)
+//   huge-object          [fetch] the pack is replaced by one whose only entry,
+//                        a commit, declares 2^40 bytes over a 5-byte zlib stream
+//   huge-delta           [fetch] the pack is replaced by one holding a blob and
+//                        an 8-byte OFS_DELTA on it that declares a 4 GiB result
+//   inflate-bomb         [fetch] the pack is replaced by one holding a 64 MiB
+//                        blob of zeros (about 64 KiB deflated, a ratio near 1000)
+//   endless-refs         [refs] the real ref listing without its final flush,
+//                        then ref lines (refs/heads/endless-N) forever
+//   endless-shallow      [fetch] shallow lines (made-up ids) forever, for a
+//                        clone with a depth: v2 in a shallow-info section, v0
+//                        before the NAK
+//   endless-line         [fetch] after the packfile section header (v0: NAK),
+//                        band-2 progress text forever that never ends its line
 //
 // LOG LINES (--log), one per request, written before the response goes out:
 //   METHOD PATH PHASE SCENARIO APPLIED|pass
@@ -415,6 +428,44 @@ function firstZlib(pack, hashLen) {
 	return i;
 }
 
+// A pack made of `entries` ({ type, size, data, ofs? }: data is deflated;
+// ofs, for an OFS_DELTA, the distance back to its base entry), with a
+// trailer of hashLen bytes. size is what the entry header declares.
+function craftPack(hashLen, entries) {
+	const parts = [Buffer.from('PACK'), Buffer.alloc(8)];
+	parts[1].writeUInt32BE(2, 0);
+	parts[1].writeUInt32BE(entries.length, 4);
+	for (const e of entries) {
+		const h = [];
+		let size = BigInt(e.size);
+		let c = (e.type << 4) | Number(size & 15n);
+		size >>= 4n;
+		while (size > 0n) { h.push(c | 0x80); c = Number(size & 0x7fn); size >>= 7n; }
+		h.push(c);
+		if (e.ofs !== undefined) {
+			// git's offset encoding: base-128, most significant first, +1 per continuation
+			let v = e.ofs;
+			const o = [v & 0x7f];
+			while ((v >>= 7)) o.unshift(0x80 | (--v & 0x7f));
+			h.push(...o);
+		}
+		parts.push(Buffer.from(h), zlib.deflateSync(e.data));
+	}
+	const body = Buffer.concat(parts);
+	const sum = crypto.createHash(hashLen === 20 ? 'sha1' : 'sha256').update(body).digest();
+	return Buffer.concat([body, sum]);
+}
+
+// A fetch response whose pack is replaced by craft(hashLen).
+function packReplace(body, v0, craft) {
+	const { prefix, pack } = splitFetch(body, v0);
+	const p = craft(packHashLen(pack));
+	return Buffer.concat([...prefix.map((x) => x.raw), ...packPkts(p).map((x) => x.raw), FLUSH]);
+}
+
+let bombData = null;
+const bomb = () => (bombData ??= Buffer.alloc(64 << 20));
+
 // scenario name -> { phase: default phase, apply(ctx) }. apply either sends a
 // response itself (returns true) or returns the corrupted { status, headers,
 // body } from the real one (ctx.real()).
@@ -563,6 +614,52 @@ const SCENARIOS = {
 			p.writeUInt32BE(p.readUInt32BE(8) + 1, 8);
 			rehash(p, h);
 		}),
+	},
+	'huge-object': {
+		phase: 'fetch', body: (ctx, b) => packReplace(b, ctx.v0, (h) => craftPack(h, [
+			{ type: 1, size: 2n ** 40n, data: Buffer.from('hello') },
+		])),
+	},
+	'huge-delta': {
+		phase: 'fetch', body: (ctx, b) => packReplace(b, ctx.v0, (h) => {
+			const base = { type: 3, size: 5, data: Buffer.from('hello') };
+			const first = craftPack(h, [base]).length - h - 12;
+			return craftPack(h, [base, {
+				type: 6, size: 8, ofs: first,
+				data: Buffer.from([0x05, 0x80, 0x80, 0x80, 0x80, 0x10, 0x01, 0x78]),
+			}]);
+		}),
+	},
+	'inflate-bomb': {
+		phase: 'fetch', body: (ctx, b) => packReplace(b, ctx.v0, (h) => craftPack(h, [
+			{ type: 3, size: bomb().length, data: bomb() },
+		])),
+	},
+	'endless-refs': {
+		phase: 'refs', send: async (ctx) => {
+			const r = await ctx.real();
+			const pkts = parsePkts(r.body);
+			// drop the final flush (and a v2 response-end after it)
+			let end = pkts.length;
+			while (end > 0 && (pkts[end - 1].len === 0 || pkts[end - 1].len === 2)) end--;
+			const id = text(pkts.find((p, k) => k >= (ctx.phase === 'advert' ? 2 : 0) && p.len > 4)).slice(0, ctx.repo.hexLen);
+			let n = 0;
+			sendForever(ctx, { 'Content-Type': ctx.phase === 'advert' ? PACK_TYPE.advert : PACK_TYPE.result },
+				joinPkts(pkts.slice(0, end)), () => pkt(`${id} refs/heads/endless-${++n}\n`));
+		},
+	},
+	'endless-shallow': {
+		phase: 'fetch', send: (ctx) => {
+			let n = 0;
+			sendForever(ctx, { 'Content-Type': PACK_TYPE.result }, ctx.v0 ? Buffer.alloc(0) : pkt('shallow-info\n'),
+				() => pkt(`shallow ${(++n).toString(16).padStart(ctx.repo.hexLen, 'a')}\n`));
+		},
+	},
+	'endless-line': {
+		phase: 'fetch', send: (ctx) => {
+			const line = band(2, 'x'.repeat(1000));
+			sendForever(ctx, { 'Content-Type': PACK_TYPE.result }, pkt(ctx.v0 ? 'NAK\n' : 'packfile\n'), () => line);
+		},
 	},
 	'pack-count-huge': {
 		phase: 'fetch', body: (ctx, b) => packEdit(b, ctx.v0, (p, h) => {

@@ -59,6 +59,7 @@
 //   /bad-chunk/KIND       raw chunked body with a bad chunk size line:
 //                         zz, 5x, neg, overflow, space, empty, long
 //   /bad-gzip             Content-Encoding: gzip with bytes that are not gzip
+//   /gzip-bomb            Content-Encoding: gzip, 64 MiB of zeros in ~64 KiB
 //   /unknown-encoding     Content-Encoding: br
 //   /garbage              raw: not an HTTP status line
 //   anything else         404
@@ -67,6 +68,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
+
+let gzipBomb = null;
 
 const args = process.argv.slice(2);
 const opt = {};
@@ -252,6 +255,10 @@ async function handle(req, res, scheme) {
 	}
 	case '/bad-gzip':
 		return send(res, 200, 'this is not gzip at all\n', { 'Content-Encoding': 'gzip' });
+	case '/gzip-bomb':
+		// 64 MiB of zeros in about 64 KiB: over the core's max_inflate_ratio
+		return send(res, 200, (gzipBomb ??= zlib.gzipSync(Buffer.alloc(64 << 20), { level: 9 })),
+			{ 'Content-Encoding': 'gzip' });
 	case '/unknown-encoding':
 		return send(res, 200, 'brotli, supposedly\n', { 'Content-Encoding': 'br' });
 	case '/garbage':

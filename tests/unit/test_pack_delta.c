@@ -90,7 +90,7 @@ static void test_rejects(void)
 	/* over the caller's limit */
 	n = put_sizes(d, 8, 8);
 	d[n++] = 0x90; d[n++] = 8;
-	CHECK_ERR(wg_delta_apply(&out, base, 8, d, n, 4), WG_EUNSUPPORTED);
+	CHECK_ERR(wg_delta_apply(&out, base, 8, d, n, 4), WG_ELIMIT);
 	/* size overflowing 64 bits / truncated header */
 	memset(d, 0xff, 12);
 	CHECK_ERR(wg_delta_apply(&out, base, 8, d, 12, 0), WG_ECORRUPT);

@@ -276,7 +276,7 @@ static int read_back(struct wg_indexer *ix, void *payload)
 	}
 	/* The deepest delta (three levels) against a limit just below its size. */
 	CHECK_ERR(wg_indexer_read(ix, &rb->ids[3], &type, &b, strlen(rb->want[3]) - 1),
-		  WG_EUNSUPPORTED);
+		  WG_ELIMIT);
 	CHECK_OK(wg_indexer_read(ix, &rb->ids[5], &type, &b, 0));
 	CHECK(type == WG_OBJ_TREE);
 	wg_buf_release(&b);
