@@ -29,6 +29,7 @@ struct rf_update {
 	bool force;
 	bool is_tag_follow;          /* only if its object arrives */
 	bool for_merge;
+	struct wg_oid peeled;        /* what a tag names at the end, else new_oid */
 	const char *kind;            /* "branch", "tag", "" for FETCH_HEAD */
 	const char *short_name;      /* into pub.remote_name */
 };
@@ -42,6 +43,7 @@ struct rfetch {
 	size_t nspecs;
 	char **resolved;             /* per non-pattern spec: the remote ref it names */
 	bool cmdline;                /* the refspecs came from the caller */
+	bool default_head;           /* no refspec at all: the remote's HEAD */
 	bool autotags;               /* tag following (git's rule, see _new) */
 	struct wg_remote_fetch_options opts;
 	enum rf_state state;
@@ -94,6 +96,7 @@ static int add_update(struct rfetch *f, const struct wg_remote_ref *r, const cha
 	}
 	f->nupdates++;
 	u->pub.new_oid = r->oid;
+	u->peeled = r->has_peeled ? r->peeled : r->oid;
 	u->force = force;
 	u->is_tag_follow = follow;
 	wg_oid_null(&u->pub.old_oid, f->d.algo);
@@ -233,7 +236,8 @@ static int plan(struct rfetch *f)
 				err = add_update(f, r, f->specs[j].dst ? wg_buf_cstr(&local) : NULL,
 						 f->specs[j].force, false);
 				/* git: what the command line names is all for merge */
-				if (!err && (f->cmdline || (merge && !strcmp(merge, r->name))))
+				if (!err && (f->cmdline || f->default_head ||
+					     (merge && !strcmp(merge, r->name))))
 					f->updates[f->nupdates - 1].for_merge = true;
 			}
 		}
@@ -259,8 +263,18 @@ static int plan(struct rfetch *f)
 		return nomem();
 	for (size_t i = 0; i < f->nupdates; i++) {
 		struct rf_update *u = &f->updates[i];
-		if (u->is_tag_follow || wg_oid_equal(&u->pub.old_oid, &u->pub.new_oid))
+		if (wg_oid_equal(&u->pub.old_oid, &u->pub.new_oid))
 			continue;
+		/* A followed tag comes with the pack when what it names does
+		 * (include-tag); one naming what we already have is asked for
+		 * itself, as git does. */
+		if (u->is_tag_follow) {
+			err = wg_odb_exists(wg_repo_odb(f->repo), &u->peeled);
+			if (err < 0)
+				return err;
+			if (!err)
+				continue;
+		}
 		err = wg_odb_exists(wg_repo_odb(f->repo), &u->pub.new_oid);
 		if (err < 0)
 			return err;
@@ -845,6 +859,7 @@ int wg_remote_fetch_new(struct wg_remote_op **out, struct wg_repo *repo, const c
 				f->autotags = true;
 		}
 	} else if (!f->remote) {
+		f->default_head = true;
 		add_spec("HEAD", &sl);
 	} else {
 		f->autotags = true;
@@ -859,6 +874,7 @@ int wg_remote_fetch_new(struct wg_remote_op **out, struct wg_repo *repo, const c
 			/* no refspec: fetch the remote's HEAD into FETCH_HEAD only,
 			 * without tags */
 			f->autotags = false;
+			f->default_head = true;
 			add_spec("HEAD", &sl);
 		}
 	}
