@@ -7,7 +7,9 @@
 #include "cli.h"
 #include "remote/clone.h"
 #include "remote_driver.h"
+#include "util/alloc.h"
 #include "util/error.h"
+#include "util/url.h"
 
 static const char usage_str[] =
 	"webgit clone [--bare | --mirror] [--depth <n>] [--filter <spec>] [-b <branch>] "
@@ -43,7 +45,7 @@ int cmd_clone(int argc, char **argv)
 	struct cli_progress progress = { !cli_progress_default() };
 	struct wg_remote_op *op = NULL;
 	const char *url = NULL, *dir = NULL, *v;
-	char *made = NULL;
+	char *made = NULL, *shown = NULL;
 	bool no_single_branch = false;
 	const char *exclude[64], *config[64];
 	size_t nexclude = 0, nconfig = 0;
@@ -94,10 +96,16 @@ int cmd_clone(int argc, char **argv)
 	if (i >= argc || argc - i > 2)
 		return cli_usage(usage_str);
 	url = argv[i];
-	dir = i + 1 < argc ? argv[i + 1] : (made = default_dir(url, o.bare || o.mirror));
+	/* What is shown, guessed from and connected to: the URL without its
+	 * credentials (the operation sends those as an Authorization header). */
+	if (!(shown = wg_url_redact_dup(url)))
+		return cli_fatal("out of memory");
+	dir = i + 1 < argc ? argv[i + 1] : (made = default_dir(shown, o.bare || o.mirror));
 	if (!dir || !*dir) {
 		free(made);
-		return cli_fatal("could not guess a directory name from '%s'", url);
+		cli_fatal("could not guess a directory name from '%s'", shown);
+		wg_free(shown);
+		return 128;
 	}
 	o.shallow_exclude = exclude;
 	o.nshallow_exclude = nexclude;
@@ -112,7 +120,7 @@ int cmd_clone(int argc, char **argv)
 		fprintf(stderr, "Cloning into %s'%s'...\n", o.bare || o.mirror ? "bare repository " : "",
 			dir);
 	if (!(err = wg_clone_new(&op, url, dir, &o)))
-		err = cli_remote_run(op, url);
+		err = cli_remote_run(op, shown);
 	if (!err && !progress.quiet && wg_clone_was_empty(op))
 		fprintf(stderr, "warning: You appear to have cloned an empty repository.\n");
 	if (err) {
@@ -120,9 +128,11 @@ int cmd_clone(int argc, char **argv)
 		cli_fatal_core();
 		wg_remote_op_free(op);
 		free(made);
+		wg_free(shown);
 		return cli_remote_interrupted() ? 128 + cli_remote_interrupted() : 128;
 	}
 	wg_remote_op_free(op);
 	free(made);
+	wg_free(shown);
 	return 0;
 }

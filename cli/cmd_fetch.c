@@ -7,9 +7,10 @@
 #include "remote_driver.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/url.h"
 
 static const char usage_str[] =
-	"webgit fetch [--prune] [--no-tags] [-q | --progress] [<remote> [<refspec>...]]";
+	"webgit fetch [--prune] [--no-tags] [-q | --progress] [<remote> | <url> [<refspec>...]]";
 
 /* "refs/remotes/origin/main" -> "origin/main", as git's summary shows. */
 static const char *shorten(const char *name)
@@ -88,9 +89,10 @@ int cmd_fetch(int argc, char **argv)
 	}
 	if ((rc = cli_open_repo(&repo)))
 		return rc;
-	/* git's reflog messages name its command line: "fetch --prune". */
+	/* git's reflog messages name its command line: "fetch --prune", with
+	 * any URL in it without its credentials. */
 	for (int k = 0; k < argc; k++)
-		if (wg_buf_adds(&action, k ? " " : "") || wg_buf_adds(&action, argv[k]))
+		if (wg_buf_adds(&action, k ? " " : "") || wg_url_redact(&action, argv[k]))
 			return cli_fatal("out of memory");
 	o.reflog_action = wg_buf_cstr(&action);
 	o.progress = cli_remote_progress;

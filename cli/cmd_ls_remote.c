@@ -6,7 +6,9 @@
 #include "cli.h"
 #include "remote/ls_remote.h"
 #include "remote_driver.h"
+#include "util/alloc.h"
 #include "util/error.h"
+#include "util/url.h"
 
 static const char usage_str[] =
 	"webgit ls-remote [--heads] [--tags] [--refs] [--symref] <repository> [<patterns>...]";
@@ -35,6 +37,7 @@ int cmd_ls_remote(int argc, char **argv)
 	const struct wg_remote_ref_list *refs;
 	bool heads = false, tags = false, refs_only = false, symref = false;
 	const char *url = NULL;
+	char *shown;
 	int i, rc = 0;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -59,10 +62,15 @@ int cmd_ls_remote(int argc, char **argv)
 	if (tags)
 		prefixes[o.nprefixes++] = "refs/tags/";
 	o.prefixes = prefixes;
-	if (wg_ls_remote_new(&op, url, &o) || cli_remote_run(op, url)) {
+	if (!(shown = wg_url_redact_dup(url)))
+		return cli_fatal("out of memory");
+	/* the credentials in the URL go with the operation's requests */
+	if (wg_ls_remote_new(&op, url, &o) || cli_remote_run(op, shown)) {
 		wg_remote_op_free(op);
+		wg_free(shown);
 		return cli_fatal_core();
 	}
+	wg_free(shown);
 	refs = wg_ls_remote_refs(op);
 	for (size_t k = 0; k < refs->nr && !rc; k++) {
 		const struct wg_remote_ref *r = &refs->refs[k];

@@ -9,7 +9,7 @@
 
 static const char usage_str[] =
 	"webgit push [-f | --force] [--atomic] [-o <option>]... [-q | --progress] [-d | --delete] "
-	"<remote> <refspec>...";
+	"<remote> | <url> <refspec>...";
 
 static const char *short_ref(const char *name)
 {

@@ -38,6 +38,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/limits.h"
+#include "util/url.h"
 
 #ifndef MSG_NOSIGNAL
 #define MSG_NOSIGNAL 0
@@ -268,28 +269,6 @@ static char *url_display(const struct http_url *u)
 	return (char *)wg_buf_detach(&b, NULL);
 }
 
-/* A raw URL string with any "user:pass@" cut out, for messages about URLs
- * that could not be parsed. */
-static void redact_raw(struct wg_buf *out, const char *s)
-{
-	const char *auth = strstr(s, "://"), *end, *at = NULL, *p;
-	if (!auth) {
-		wg_buf_adds(out, s);
-		return;
-	}
-	auth += 3;
-	end = auth + strcspn(auth, "/?#");
-	for (p = auth; p < end; p++)
-		if (*p == '@')
-			at = p;
-	if (!at) {
-		wg_buf_adds(out, s);
-		return;
-	}
-	wg_buf_add(out, s, (size_t)(auth - s));
-	wg_buf_adds(out, at + 1);
-}
-
 static int percent_decode(char **out, const char *s, size_t len, const char *what)
 {
 	size_t i, n = 0;
@@ -372,7 +351,7 @@ static int url_parse(struct http_url *u, const char *s)
 	size_t schemelen;
 
 	memset(u, 0, sizeof(*u));
-	redact_raw(&shown, s);
+	wg_url_redact(&shown, s);   /* for messages about URLs that do not parse */
 	for (p = s; *p; p++) {
 		/* No spaces or control characters: they would split the request
 		 * line or a header (request smuggling). */

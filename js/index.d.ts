@@ -245,7 +245,10 @@ export interface FetchUpdate {
   newOid: string;
 }
 
-/** `git fetch [--prune] [--no-tags] <remote> [<refspec>...]`. */
+/** `git fetch [--prune] [--no-tags] <remote> [<refspec>...]`. `remote` is a
+ * configured remote's name (default "origin") or a URL (FETCH_HEAD only,
+ * unless a refspec has a destination); credentials in a URL authenticate
+ * the requests and are never stored. */
 export function fetch(options: RepoOptions & RemoteOptions & {
   remote?: string; refspecs?: string | string[]; prune?: boolean; tags?: boolean;
   onProgress?: (progress: CloneProgress) => void;
@@ -261,7 +264,8 @@ export interface PushRefResult {
   reason: string | null;
 }
 
-/** `git push`: refspecs like "main", "+topic", "HEAD:refs/heads/x", ":gone". Refused refs are reported, not thrown. */
+/** `git push`: refspecs like "main", "+topic", "HEAD:refs/heads/x", ":gone". Refused refs are reported, not thrown.
+ * `remote` is a configured remote's name (default "origin") or a URL (no remote-tracking refs move). */
 export function push(options: RepoOptions & RemoteOptions & {
   remote?: string; refspecs: string | string[]; force?: boolean; atomic?: boolean; pushOptions?: string[];
   onProgress?: (progress: CloneProgress) => void;

@@ -56,15 +56,165 @@ function ioError(req, e) {
   return Object.assign(makeError('EIO', `${req.method} ${req.url}: ${e.message}`), { cause: e });
 }
 
+// --- credentials ----------------------------------------------------------------------
+//
+// The core hands out request URLs without user information: credentials
+// that were in a URL come as an "Authorization: Basic" header of the
+// request, as the caller's own tokens come in `headers`. Neither may reach
+// a message: every error drive() throws has them masked (the core masks
+// the URL's password itself; a server could echo either back), and a
+// header the Headers class refuses is reported without its value.
+
+/** The strings a message must not contain: each credential header's value,
+ * its token or base64 part, and for Basic the decoded "user:password" and
+ * password. */
+function secretsOf(headers) {
+  const out = new Set();
+  for (const [name, value] of headers) {
+    if (!/^(authorization|proxy-authorization|cookie)$/i.test(name)) continue;
+    out.add(value);
+    const m = /^(\S+)\s+(.+)$/.exec(value);
+    if (!m) continue;
+    out.add(m[2]);
+    if (/^basic$/i.test(m[1])) {
+      try {
+        const decoded = new TextDecoder().decode(Uint8Array.from(atob(m[2].trim()), (c) => c.charCodeAt(0)));
+        out.add(decoded);
+        const colon = decoded.indexOf(':');
+        if (colon >= 0) out.add(decoded.slice(colon + 1));
+      } catch {
+        // not base64: the value itself is masked
+      }
+    }
+  }
+  // A few characters are not masked (every "1" of a message would go),
+  // the longest first so that one inside another goes whole.
+  return [...out].filter((x) => x.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+function mask(text, secrets) {
+  let t = String(text);
+  for (const x of secrets) t = t.split(x).join('***');
+  return t;
+}
+
+/** `e` with no secret in its message (or in its cause's). */
+function masked(e, secrets) {
+  if (!secrets.length || !e || typeof e !== 'object') return e;
+  for (const err of [e, e.cause]) {
+    if (!err || typeof err !== 'object' || typeof err.message !== 'string') continue;
+    const m = mask(err.message, secrets);
+    if (m === err.message) continue;
+    try {
+      err.message = m;
+    } catch {
+      // a read-only message (a DOMException): replace the error
+      if (err === e) return makeError(e.code || 'ERROR', m);
+    }
+  }
+  return e;
+}
+
+function originOf(url) {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * fetch() for a request that may carry credentials. Without an
+ * Authorization header it is plain fetch() (redirects followed). With one,
+ * redirects are ours to follow: same-origin ones are (as the native client
+ * does), one to another origin is refused before anything goes there. In a
+ * browser a manual redirect is opaque (no Location): the request is then
+ * made again with redirect 'follow', where the Fetch standard drops the
+ * Authorization header on a cross-origin hop; landing on another origin
+ * is an error all the same.
+ */
+async function fetchWithCredentials(fetchFn, req, headers, signal) {
+  if (!headers.has('authorization')) {
+    return fetchFn(req.url, { method: req.method, headers, body: req.body, signal });
+  }
+  const origin = originOf(req.url);
+  let { url, method } = req;
+  let { body } = req;
+  for (let hops = 0; ; hops++) {
+    const res = await fetchFn(url, { method, headers, body, signal, redirect: 'manual' });
+    if (res.type === 'opaqueredirect') {
+      const followed = await fetchFn(url, { method, headers, body, signal, redirect: 'follow' });
+      if (followed.url && originOf(followed.url) !== origin) {
+        followed.body?.cancel().catch(() => {});
+        throw makeError('EUNSUPPORTED', `${req.url} redirected to another origin ` +
+          `(${originOf(followed.url)}); the credentials were not sent there`);
+      }
+      return followed;
+    }
+    const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+    if (!location) return res;
+    res.body?.cancel().catch(() => {});
+    let next;
+    try {
+      next = new URL(location, url);
+    } catch {
+      throw makeError('ECORRUPT', `bad redirect from ${url}`);
+    }
+    if (next.username || next.password || next.origin !== origin) {
+      throw makeError('EUNSUPPORTED', `refusing the redirect from ${url} to ` +
+        `${next.origin}${next.pathname}: it leaves the origin and the request carries ` +
+        'credentials (only redirects on the same scheme, host and port are followed)');
+    }
+    if (hops >= MAX_REDIRECTS) {
+      throw makeError('ERROR', `too many redirects (more than ${MAX_REDIRECTS}) from ${req.url}`);
+    }
+    // 303, and 301/302 after a POST, turn into GET as browsers do.
+    if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+      method = 'GET';
+      body = undefined;
+      headers.delete('content-type');
+      headers.delete('content-encoding');
+    }
+    url = next.href;
+  }
+}
+
 /**
  * Make the requests `op` asks for until it is complete. Throws on error or
  * abort. Options: fetch (default globalThis.fetch), headers (added to every
- * request; the protocol's own win), signal, onRequest({ method, url,
- * status, sent, received }) once per finished request (body bytes).
+ * request; the protocol's own win, credentials from the URL included),
+ * signal, onRequest({ method, url, status, sent, received }) once per
+ * finished request (body bytes). No error's message holds a credential
+ * (see secretsOf); a request with an Authorization header follows only
+ * same-origin redirects (see fetchWithCredentials).
  */
-export async function drive(op, {
+export async function drive(op, options = {}) {
+  let secrets = [];
+  try {
+    await driveRequests(op, options, (s) => { secrets = s; });
+  } catch (e) {
+    throw masked(e, secrets);
+  }
+}
+
+function buildHeaders(extra, own) {
+  let headers;
+  try {
+    headers = new Headers(extra || undefined);
+  } catch {
+    // the Headers class repeats a bad value in its message: not ours
+    throw makeError('EINVALID', 'invalid request headers (a name or value the Fetch API refuses; ' +
+      'the value is not shown)');
+  }
+  for (const [k, v] of own) headers.set(k, v);
+  return headers;
+}
+
+async function driveRequests(op, {
   fetch: fetchFn = globalThis.fetch, headers: extra, signal, onRequest,
-} = {}) {
+} = {}, setSecrets) {
   if (typeof fetchFn !== 'function') throw makeError('EINVALID', 'no fetch() available');
   for (;;) {
     if (signal?.aborted) throw abortError(signal);
@@ -72,13 +222,14 @@ export async function drive(op, {
     if (rc === ITEROVER) return;
     check(rc);
     const req = readRequest(M.HEAPU32[scratch >>> 2]);
-    const headers = new Headers(extra || undefined);
-    for (const [k, v] of req.headers) headers.set(k, v);
+    const headers = buildHeaders(extra, req.headers);
+    setSecrets(secretsOf(headers));
     let res;
     try {
-      res = await fetchFn(req.url, { method: req.method, headers, body: req.body, signal });
+      res = await fetchWithCredentials(fetchFn, req, headers, signal);
     } catch (e) {
       if (signal?.aborted) throw abortError(signal);
+      if (e?.code && e.code !== 'ABORT_ERR' && !(e instanceof TypeError)) throw e;
       throw ioError(req, e);
     }
     const reader = res.body ? res.body.getReader() : null;

@@ -83,7 +83,8 @@ demo_cli() {
 		tree=$(printf '100644 blob %s\tNOTES\n' "$blob" | "$WEBGIT" -C "$repo" mktree)
 		commit=$("$WEBGIT" -C "$repo" commit-tree "$tree" -p HEAD -m "a commit made by webgit")
 		run "$WEBGIT" -C "$repo" update-ref -m demo refs/heads/demo "$commit"
-		run "$WEBGIT" -C "$repo" push origin demo
+		# the clone kept no credentials: the push takes them from here
+		run env WEBGIT_HTTP_USER=demo WEBGIT_HTTP_PASSWORD=demo "$WEBGIT" -C "$repo" push origin demo
 		run "$GIT" -C "repos/$repo.git" log --oneline -2 demo
 		run "$GIT" -C "repos/$repo.git" fsck --strict --no-progress --no-dangling
 		run "$WEBGIT" -C "$repo-partial" fetch

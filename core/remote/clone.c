@@ -13,6 +13,7 @@
 #include "util/error.h"
 #include "util/date.h"
 #include "util/fs.h"
+#include "util/url.h"
 
 enum clone_state {
 	CLONE_DISCOVERY = 0,
@@ -557,7 +558,8 @@ int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
 	c->opts = *opts;
 	c->base.progress = opts->progress;
 	c->base.progress_payload = opts->progress_payload;
-	if (!(c->url = wg_strdup(url)) || !(c->path = wg_strdup(path)) ||
+	/* config and reflogs get the URL without credentials */
+	if (!(c->url = wg_url_redact_dup(url)) || !(c->path = wg_strdup(path)) ||
 	    (opts->branch && !(c->branch = wg_strdup(opts->branch))) ||
 	    (opts->filter && !(c->filter = wg_strdup(opts->filter))) ||
 	    (opts->ref_format && !(c->ref_format = wg_strdup(opts->ref_format)))) {
@@ -580,7 +582,8 @@ int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
 	c->opts.branch = c->branch;
 	c->opts.filter = c->filter;
 	c->opts.ref_format = c->ref_format;
-	if ((err = wg_discovery_init(&c->d, url, NULL))) {
+	if ((err = wg_discovery_init(&c->d, url, NULL)) ||
+	    (err = wg_remote_op_set_credentials(&c->base, url))) {
 		clone_free(&c->base);
 		return err;
 	}

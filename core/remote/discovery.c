@@ -7,6 +7,7 @@
 
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/url.h"
 
 static const char *const info_refs_headers[] = {
 	"Git-Protocol: version=2",
@@ -16,16 +17,24 @@ static const char *const info_refs_headers[] = {
 int wg_discovery_init(struct wg_discovery *d, const char *url,
 		      const struct wg_hash_algo *expected)
 {
-	size_t n = strlen(url);
+	size_t n;
+	char *u;
 
 	memset(d, 0, sizeof(*d));
-	while (n && url[n - 1] == '/')
-		n--;
-	if (!n || (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)))
-		return wg_error_set(WG_EUNSUPPORTED, "'%s' is not an http:// or https:// URL",
-				    url);
-	if (!(d->url = wg_strndup(url, n)))
+	/* requests, and every message, use the URL without credentials (the
+	 * operation sends those as an Authorization header) */
+	if (!(u = wg_url_redact_dup(url)))
 		return wg_error_set(WG_ENOMEM, "out of memory");
+	n = strlen(u);
+	while (n && u[n - 1] == '/')
+		u[--n] = '\0';
+	if (!n || (strncmp(u, "http://", 7) && strncmp(u, "https://", 8))) {
+		int err = wg_error_set(WG_EUNSUPPORTED, "'%s' is not an http:// or https:// URL",
+				       u);
+		wg_free(u);
+		return err;
+	}
+	d->url = u;
 	d->expected = expected;
 	return 0;
 }

@@ -83,7 +83,8 @@ int wg_ls_remote_new(struct wg_remote_op **out, const char *url,
 	if (!lr)
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	lr->base.vt = &lr_vtable;
-	if ((err = wg_discovery_init(&lr->d, url, NULL)))
+	if ((err = wg_discovery_init(&lr->d, url, NULL)) ||
+	    (err = wg_remote_op_set_credentials(&lr->base, url)))
 		goto fail;
 	if (opts && opts->nprefixes) {
 		if (!(lr->prefixes = wg_calloc(opts->nprefixes, sizeof(char *)))) {

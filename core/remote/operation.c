@@ -4,12 +4,25 @@
 
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/error.h"
+#include "util/url.h"
+
+static void mask(struct wg_remote_op *op)
+{
+	for (size_t i = 0; i < 2; i++)
+		wg_error_mask(op->secrets[i]);
+}
 
 static int sticky(struct wg_remote_op *op, int err)
 {
-	if (err && err != WG_ITEROVER && !op->error)
-		op->error = err;
+	if (err && err != WG_ITEROVER) {
+		/* whatever produced the message (a server's ERR line, say),
+		 * it does not repeat the URL's password */
+		mask(op);
+		if (!op->error)
+			op->error = err;
+	}
 	return err;
 }
 
@@ -74,19 +87,24 @@ void wg_remote_op_free(struct wg_remote_op *op)
 		return;
 	wg_buf_release(&op->url);
 	wg_buf_release(&op->body);
+	wg_url_release_secret(&op->auth);
+	for (size_t i = 0; i < 2; i++)
+		wg_url_free_secret(op->secrets[i]);
 	op->vt->free(op);
 }
 
 int wg_remote_op_set_request(struct wg_remote_op *op, const char *method, const char *base,
 			     const char *suffix, const char *const *headers, size_t nheaders)
 {
-	if (nheaders > WG_REMOTE_MAX_HEADERS)
+	if (nheaders + (op->auth.len != 0) > WG_REMOTE_MAX_HEADERS)
 		return wg_error_set(WG_EINVALID, "too many request headers");
 	wg_buf_reset(&op->url);
 	if (wg_buf_adds(&op->url, base) || wg_buf_adds(&op->url, suffix))
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	for (size_t i = 0; i < nheaders; i++)
 		op->headers[i] = headers[i];
+	if (op->auth.len)
+		op->headers[nheaders++] = wg_buf_cstr(&op->auth);
 	op->req.method = method;
 	op->req.url = wg_buf_cstr(&op->url);
 	op->req.headers = op->headers;
@@ -122,8 +140,51 @@ int wg_remote_check_response(const char *url, int status, const char *content_ty
 
 void wg_remote_report(struct wg_remote_op *op, const struct wg_remote_progress *p)
 {
-	if (op->progress)
-		op->progress(p, op->progress_payload);
+	struct wg_remote_progress masked;
+	char *line = NULL;
+
+	if (!op->progress)
+		return;
+	/* A server's progress line that repeats the password does not pass. */
+	if (p->line && op->secrets[0] && (line = wg_strdup(p->line))) {
+		for (size_t i = 0; i < 2; i++)
+			wg_str_mask(line, op->secrets[i]);
+		masked = *p;
+		masked.line = line;
+		p = &masked;
+	} else if (p->line && op->secrets[0]) {
+		return;   /* out of memory: better no line than the password */
+	}
+	op->progress(p, op->progress_payload);
+	wg_url_free_secret(line);
+}
+
+int wg_remote_op_set_credentials(struct wg_remote_op *op, const char *url)
+{
+	size_t start, len;
+	const char *colon;
+	int err;
+
+	if ((err = wg_url_basic_auth(&op->auth, url, &op->secrets[0])))
+		return err;
+	if (!op->auth.len || !wg_url_userinfo(url, &start, &len))
+		return 0;
+	/* The password as the URL spells it (percent-encoded), too. */
+	if ((colon = memchr(url + start, ':', len)) &&
+	    !(op->secrets[1] = wg_strndup(colon + 1, len - (size_t)(colon + 1 - (url + start)))))
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	/* A password of a few characters is not masked: every "1" of a
+	 * message would go (and the URLs in messages never have it anyway). */
+	for (size_t i = 0; i < 2; i++)
+		if (op->secrets[i] && strlen(op->secrets[i]) < 4) {
+			wg_url_free_secret(op->secrets[i]);
+			op->secrets[i] = NULL;
+		}
+	if (!op->secrets[0] && op->secrets[1]) {
+		op->secrets[0] = op->secrets[1];
+		op->secrets[1] = NULL;
+	}
+	return 0;
 }
 
 static const char *const upload_pack_v2[] = {
@@ -152,4 +213,9 @@ const struct wg_limits *wg_remote_op_limits(const struct wg_remote_op *op,
 					    const struct wg_limits *fallback)
 {
 	return op->has_limits ? &op->limits : wg_limits_or_default(fallback);
+}
+
+bool wg_remote_is_url(const char *remote)
+{
+	return remote && strstr(remote, "://") != NULL;
 }

@@ -52,6 +52,12 @@ struct wg_remote_progress {
 	bool warning;
 };
 
+/* Whether `remote` is a URL ("<scheme>://...") rather than the name of a
+ * configured remote: fetch and push take either, as git's do. A URL's
+ * user information is used for the requests only (an Authorization:
+ * Basic header) and never stored or shown (util/url.h). */
+bool wg_remote_is_url(const char *remote);
+
 typedef void (*wg_remote_progress_fn)(const struct wg_remote_progress *progress, void *payload);
 
 struct wg_remote_op;

@@ -35,14 +35,25 @@ struct wg_remote_op {
 	void *progress_payload;
 	bool has_limits;               /* wg_remote_op_set_limits() was called */
 	struct wg_limits limits;
+	/* Credentials from the URL's user information: the header sent with
+	 * every request, and the password (as given and decoded), masked in
+	 * every message and progress line. Never stored anywhere else. */
+	struct wg_buf auth;
+	char *secrets[2];
 };
 /* The operation's limits if it was given some, else `fallback`
  * (NULL: the process-wide defaults). */
 const struct wg_limits *wg_remote_op_limits(const struct wg_remote_op *op,
 					    const struct wg_limits *fallback);
 
+/* Take the credentials in `url`'s user information (none: nothing to do)
+ * for every request of op. Every operation calls it with the URL it was
+ * given; what it keeps of the URL is wg_url_redact()'s form. */
+int wg_remote_op_set_credentials(struct wg_remote_op *op, const char *url);
+
 /* Prepare op->req: method, "<base><suffix>", the given headers (static
- * strings) and op->body as the body (for POST). */
+ * strings) and the credentials' Authorization header, and op->body as the
+ * body (for POST). */
 int wg_remote_op_set_request(struct wg_remote_op *op, const char *method, const char *base,
 			     const char *suffix, const char *const *headers, size_t nheaders);
 /* POST <base>/git-upload-pack with op->body, headers for `version`. */
@@ -65,7 +76,8 @@ enum wg_discovery_state {
 
 struct wg_discovery {
 	enum wg_discovery_state state;
-	char *url;                              /* without a trailing '/' */
+	char *url;                              /* without a trailing '/' and
+						 * without user information */
 	bool receive_pack;                      /* push: git-receive-pack, v0 only */
 	bool caps_only;                         /* v2: no ls-refs (refs stay empty) */
 	const struct wg_hash_algo *expected;    /* NULL: take the server's */

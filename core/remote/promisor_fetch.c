@@ -7,6 +7,7 @@
 #include "remote/pack_receiver.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/url.h"
 #include "util/fs.h"
 
 enum pf_state { PF_DISCOVERY = 0, PF_WAITING, PF_DONE };
@@ -154,9 +155,13 @@ int wg_promisor_fetch_new(struct wg_remote_op **out, struct wg_repo *repo,
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	p->base.vt = &pf_vtable;
 	p->repo = repo;
-	if (!(p->url = wg_strdup(url)) || !(p->oids = wg_malloc(noids * sizeof(*oids)))) {
+	if (!(p->url = wg_url_redact_dup(url)) || !(p->oids = wg_malloc(noids * sizeof(*oids)))) {
 		pf_free(&p->base);
 		return wg_error_set(WG_ENOMEM, "out of memory");
+	}
+	if ((err = wg_remote_op_set_credentials(&p->base, url))) {
+		pf_free(&p->base);
+		return err;
 	}
 	memcpy(p->oids, oids, noids * sizeof(*oids));
 	p->noids = noids;

@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/lockfile.h"
+#include "util/url.h"
 
 /* git gives up offering haves after this many without a new common one. */
 #define MAX_IN_VAIN 256
@@ -28,6 +29,7 @@ struct rf_update {
 	bool force;
 	bool is_tag_follow;          /* only if its object arrives */
 	bool for_merge;
+	struct wg_oid peeled;        /* what a tag names at the end, else new_oid */
 	const char *kind;            /* "branch", "tag", "" for FETCH_HEAD */
 	const char *short_name;      /* into pub.remote_name */
 };
@@ -35,9 +37,14 @@ struct rf_update {
 struct rfetch {
 	struct wg_remote_op base;
 	struct wg_repo *repo;
-	char *remote, *url;
+	char *remote;                /* NULL when fetching from a URL */
+	char *url;                   /* without user information */
 	struct wg_refspec *specs;
 	size_t nspecs;
+	char **resolved;             /* per non-pattern spec: the remote ref it names */
+	bool cmdline;                /* the refspecs came from the caller */
+	bool default_head;           /* no refspec at all: the remote's HEAD */
+	bool autotags;               /* tag following (git's rule, see _new) */
 	struct wg_remote_fetch_options opts;
 	enum rf_state state;
 	struct wg_discovery d;
@@ -89,6 +96,7 @@ static int add_update(struct rfetch *f, const struct wg_remote_ref *r, const cha
 	}
 	f->nupdates++;
 	u->pub.new_oid = r->oid;
+	u->peeled = r->has_peeled ? r->peeled : r->oid;
 	u->force = force;
 	u->is_tag_follow = follow;
 	wg_oid_null(&u->pub.old_oid, f->d.algo);
@@ -122,6 +130,57 @@ static int cmp_oid(const void *a, const void *b)
 		      sizeof(((const struct wg_oid *)a)->hash));
 }
 
+/* git's ref_rev_parse_rules: how "main" names a remote ref. */
+static const char *const dwim_rules[] = {
+	"%s", "refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s", "refs/remotes/%s/HEAD",
+};
+
+/* A non-pattern refspec names the first remote ref the rules find; one
+ * given on the command line that names nothing is an error, as in git. */
+static int resolve_specs(struct rfetch *f)
+{
+	const struct wg_remote_ref_list *refs = f->d.refs;
+	struct wg_buf name = WG_BUF_INIT;
+	int err = 0;
+
+	if (!(f->resolved = wg_calloc(f->nspecs ? f->nspecs : 1, sizeof(char *))))
+		return nomem();
+	for (size_t j = 0; j < f->nspecs && !err; j++) {
+		const struct wg_remote_ref *r = NULL;
+		if (f->specs[j].pattern)
+			continue;
+		for (size_t k = 0; k < sizeof(dwim_rules) / sizeof(*dwim_rules) && !r; k++) {
+			wg_buf_reset(&name);
+			if (wg_buf_printf(&name, dwim_rules[k], f->specs[j].src)) {
+				err = nomem();
+				break;
+			}
+			r = wg_remote_ref_list_find(refs, wg_buf_cstr(&name));
+			if (r && r->unborn)
+				r = NULL;
+		}
+		if (!err && r && !(f->resolved[j] = wg_strdup(r->name)))
+			err = nomem();
+		else if (!err && !r && f->cmdline)
+			err = wg_error_set(WG_ENOTFOUND, "couldn't find remote ref %s",
+					   f->specs[j].src);
+	}
+	wg_buf_release(&name);
+	return err;
+}
+
+/* git's local side of a refspec: "refs/..." as it is, "heads/x",
+ * "tags/x", "remotes/x" under refs/, anything else a branch. */
+static int local_dst(const char *dst, struct wg_buf *out)
+{
+	if (!strncmp(dst, "refs/", 5) || !strcmp(dst, "HEAD"))
+		return wg_buf_adds(out, dst);
+	if (!strncmp(dst, "heads/", 6) || !strncmp(dst, "tags/", 5) ||
+	    !strncmp(dst, "remotes/", 8))
+		return wg_buf_printf(out, "refs/%s", dst);
+	return wg_buf_printf(out, "refs/heads/%s", dst);
+}
+
 static int plan(struct rfetch *f)
 {
 	const struct wg_remote_ref_list *refs = f->d.refs;
@@ -136,7 +195,8 @@ static int plan(struct rfetch *f)
 			if (head.symbolic && !strncmp(head.target, "refs/heads/", 11)) {
 				struct wg_buf k = WG_BUF_INIT;
 				const char *rem = NULL;
-				if (!wg_buf_printf(&k, "branch.%s.remote", head.target + 11) &&
+				if (f->remote && !f->cmdline &&
+				    !wg_buf_printf(&k, "branch.%s.remote", head.target + 11) &&
 				    !wg_repo_config_get(f->repo, wg_buf_cstr(&k), &rem) &&
 				    !strcmp(rem, f->remote)) {
 					wg_buf_reset(&k);
@@ -149,26 +209,41 @@ static int plan(struct rfetch *f)
 		}
 		wg_error_clear();
 	}
+	if ((err = resolve_specs(f)))
+		return err;
 	for (size_t i = 0; i < refs->nr && !err; i++) {
 		const struct wg_remote_ref *r = &refs->refs[i];
 		bool matched = false;
-		if (r->unborn || !strcmp(r->name, "HEAD"))
+		if (r->unborn)
 			continue;
 		for (size_t j = 0; j < f->nspecs && !matched && !err; j++) {
-			int m = wg_refspec_map(&f->specs[j], r->name, &local);
+			int m;
+			if (!f->specs[j].pattern) {
+				/* "main" names what it resolved to */
+				m = f->resolved[j] && !strcmp(f->resolved[j], r->name);
+				if (m) {
+					wg_buf_reset(&local);
+					if (f->specs[j].dst && local_dst(f->specs[j].dst, &local))
+						m = nomem();
+				}
+			} else {
+				m = wg_refspec_map(&f->specs[j], r->name, &local);
+			}
 			if (m < 0) {
 				err = m;
 			} else if (m) {
 				matched = true;
 				err = add_update(f, r, f->specs[j].dst ? wg_buf_cstr(&local) : NULL,
 						 f->specs[j].force, false);
-				if (!err && merge && !strcmp(merge, r->name))
+				/* git: what the command line names is all for merge */
+				if (!err && (f->cmdline || f->default_head ||
+					     (merge && !strcmp(merge, r->name))))
 					f->updates[f->nupdates - 1].for_merge = true;
 			}
 		}
 		/* Tag following: a tag we do not have, kept if its object is
 		 * (or, after the pack, will be) here. */
-		if (!err && !matched && !f->opts.no_tags && !strncmp(r->name, "refs/tags/", 10)) {
+		if (!err && !matched && f->autotags && !strncmp(r->name, "refs/tags/", 10)) {
 			struct wg_ref cur;
 			int rerr = wg_refdb_read(&cur, wg_repo_refdb(f->repo), r->name);
 			if (!rerr)
@@ -188,8 +263,18 @@ static int plan(struct rfetch *f)
 		return nomem();
 	for (size_t i = 0; i < f->nupdates; i++) {
 		struct rf_update *u = &f->updates[i];
-		if (u->is_tag_follow || wg_oid_equal(&u->pub.old_oid, &u->pub.new_oid))
+		if (wg_oid_equal(&u->pub.old_oid, &u->pub.new_oid))
 			continue;
+		/* A followed tag comes with the pack when what it names does
+		 * (include-tag); one naming what we already have is asked for
+		 * itself, as git does. */
+		if (u->is_tag_follow) {
+			err = wg_odb_exists(wg_repo_odb(f->repo), &u->peeled);
+			if (err < 0)
+				return err;
+			if (!err)
+				continue;
+		}
 		err = wg_odb_exists(wg_repo_odb(f->repo), &u->pub.new_oid);
 		if (err < 0)
 			return err;
@@ -319,7 +404,7 @@ static int fetch_request(struct rfetch *f)
 	args.done = f->done_sent;
 	args.thin_pack = true;
 	args.ofs_delta = true;
-	args.include_tag = !f->opts.no_tags;
+	args.include_tag = f->autotags;
 	args.no_progress = !f->base.progress;
 	args.shallows = f->shallows;
 	args.nshallows = f->nshallows;
@@ -356,10 +441,18 @@ static int write_fetch_head(struct rfetch *f)
 			 * the local name of those that did not) */
 			if ((u->is_tag_follow && !u->pub.local_name) || u->for_merge != (pass == 0))
 				continue;
-			err = wg_buf_printf(&data, "%s\t%s\t%s%s'%s' of %.*s\n",
-					    wg_oid_to_hex(&u->pub.new_oid, hex),
-					    u->for_merge ? "" : "not-for-merge", u->kind,
-					    *u->kind ? " " : "", u->short_name, (int)ulen, f->url);
+			/* git: the remote's HEAD is named by the URL alone */
+			if (!strcmp(u->pub.remote_name, "HEAD"))
+				err = wg_buf_printf(&data, "%s\t%s\t%.*s\n",
+						    wg_oid_to_hex(&u->pub.new_oid, hex),
+						    u->for_merge ? "" : "not-for-merge", (int)ulen,
+						    f->url);
+			else
+				err = wg_buf_printf(&data, "%s\t%s\t%s%s'%s' of %.*s\n",
+						    wg_oid_to_hex(&u->pub.new_oid, hex),
+						    u->for_merge ? "" : "not-for-merge", u->kind,
+						    *u->kind ? " " : "", u->short_name, (int)ulen,
+						    f->url);
 		}
 	if (err || (err = wg_fs_join(&path, wg_repo_gitdir(f->repo), "FETCH_HEAD")) ||
 	    (err = wg_lockfile_acquire(&lk, wg_buf_cstr(&path))) ||
@@ -639,9 +732,13 @@ static void rf_free(struct wg_remote_op *op)
 	wg_pack_receiver_release(&f->rcv);
 	wg_negotiator_free(f->neg);
 	wg_discovery_release(&f->d);
-	for (size_t i = 0; i < f->nspecs; i++)
+	for (size_t i = 0; i < f->nspecs; i++) {
 		wg_refspec_release(&f->specs[i]);
+		if (f->resolved)
+			wg_free(f->resolved[i]);
+	}
 	wg_free(f->specs);
+	wg_free(f->resolved);
 	for (size_t i = 0; i < f->nprefixes; i++)
 		wg_free(f->prefixes[i]);
 	wg_free(f->prefixes);
@@ -687,17 +784,24 @@ static int add_prefixes(struct rfetch *f)
 {
 	struct wg_buf p = WG_BUF_INIT;
 
-	if (!(f->prefixes = wg_calloc(f->nspecs + 1, sizeof(char *))))
+	const size_t nrules = sizeof(dwim_rules) / sizeof(*dwim_rules);
+
+	if (!(f->prefixes = wg_calloc(f->nspecs * nrules + 1, sizeof(char *))))
 		return nomem();
 	for (size_t i = 0; i < f->nspecs; i++) {
-		if (!wg_refspec_prefix(&f->specs[i], &p) ||
-		    !(f->prefixes[f->nprefixes++] = wg_strdup(wg_buf_cstr(&p)))) {
-			wg_buf_release(&p);
-			return nomem();
+		/* a pattern's fixed part; a name, every way the rules spell it */
+		for (size_t k = 0; k < (f->specs[i].pattern ? 1 : nrules); k++) {
+			wg_buf_reset(&p);
+			if ((f->specs[i].pattern ? !wg_refspec_prefix(&f->specs[i], &p) :
+			     wg_buf_printf(&p, dwim_rules[k], f->specs[i].src) != 0) ||
+			    !(f->prefixes[f->nprefixes++] = wg_strdup(wg_buf_cstr(&p)))) {
+				wg_buf_release(&p);
+				return nomem();
+			}
 		}
 	}
 	wg_buf_release(&p);
-	if (!f->opts.no_tags && !(f->prefixes[f->nprefixes++] = wg_strdup("refs/tags/")))
+	if (f->autotags && !(f->prefixes[f->nprefixes++] = wg_strdup("refs/tags/")))
 		return nomem();
 	f->d.prefixes = (const char *const *)f->prefixes;
 	f->d.nprefixes = f->nprefixes;
@@ -725,23 +829,40 @@ int wg_remote_fetch_new(struct wg_remote_op **out, struct wg_repo *repo, const c
 	f->base.progress_payload = opts->progress_payload;
 	sl.f = f;
 	sl.err = 0;
-	if (!(f->remote = wg_strdup(remote)) || wg_buf_printf(&key, "remote.%s.url", remote)) {
-		err = nomem();
-		goto fail;
-	}
-	if ((err = wg_repo_config_get(repo, wg_buf_cstr(&key), &url))) {
-		err = wg_error_set(WG_ENOTFOUND, "'%s' does not appear to be a git repository",
-				   remote);
-		goto fail;
-	}
-	if (!(f->url = wg_strdup(url))) {
-		err = nomem();
-		goto fail;
-	}
-	if (opts->nrefspecs) {
-		for (size_t i = 0; i < opts->nrefspecs && !sl.err; i++)
-			add_spec(opts->refspecs[i], &sl);
+	f->cmdline = opts->nrefspecs != 0;
+	if (wg_remote_is_url(remote)) {
+		/* git fetch <url>: an anonymous remote, no configuration */
+		url = remote;
 	} else {
+		if (!(f->remote = wg_strdup(remote)) ||
+		    wg_buf_printf(&key, "remote.%s.url", remote)) {
+			err = nomem();
+			goto fail;
+		}
+		if ((err = wg_repo_config_get(repo, wg_buf_cstr(&key), &url))) {
+			err = wg_error_set(WG_ENOTFOUND, "'%s' does not appear to be a git "
+					   "repository", remote);
+			goto fail;
+		}
+	}
+	if (!(f->url = wg_url_redact_dup(url))) {
+		err = nomem();
+		goto fail;
+	}
+	if ((err = wg_remote_op_set_credentials(&f->base, url)))
+		goto fail;
+	if (opts->nrefspecs) {
+		for (size_t i = 0; i < opts->nrefspecs && !sl.err; i++) {
+			add_spec(opts->refspecs[i], &sl);
+			/* git follows tags when a refspec stores something */
+			if (!sl.err && f->specs[f->nspecs - 1].dst)
+				f->autotags = true;
+		}
+	} else if (!f->remote) {
+		f->default_head = true;
+		add_spec("HEAD", &sl);
+	} else {
+		f->autotags = true;
 		wg_buf_reset(&key);
 		if (wg_buf_printf(&key, "remote.%s.fetch", remote)) {
 			err = nomem();
@@ -750,10 +871,15 @@ int wg_remote_fetch_new(struct wg_remote_op **out, struct wg_repo *repo, const c
 		err = wg_config_get_all(wg_repo_config(repo), wg_buf_cstr(&key), add_spec, &sl);
 		if (err == WG_ENOTFOUND) {
 			wg_error_clear();
-			/* no refspec: fetch the remote's HEAD into FETCH_HEAD only */
+			/* no refspec: fetch the remote's HEAD into FETCH_HEAD only,
+			 * without tags */
+			f->autotags = false;
+			f->default_head = true;
 			add_spec("HEAD", &sl);
 		}
 	}
+	if (opts->no_tags)
+		f->autotags = false;
 	if ((err = sl.err) || (err = wg_discovery_init(&f->d, f->url, wg_repo_algo(repo))) ||
 	    (err = add_prefixes(f)))
 		goto fail;

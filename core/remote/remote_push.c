@@ -10,13 +10,15 @@
 #include "remote/operation_internal.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/url.h"
 
 enum rp_state { RP_DISCOVERY = 0, RP_NEED_PUSH, RP_WAITING, RP_DONE };
 
 struct rpush {
 	struct wg_remote_op base;
 	struct wg_repo *repo;
-	char *remote, *url;
+	char *remote;                /* NULL when pushing to a URL */
+	char *url;                   /* without user information */
 	struct wg_remote_push_options opts;
 	char **specs;
 	size_t nspecs;
@@ -249,6 +251,8 @@ static int update_tracking(struct rpush *p)
 	struct wg_buf name = WG_BUF_INIT;
 	int err;
 
+	if (!p->remote)
+		return 0;   /* a push to a URL has no remote-tracking refs */
 	if ((err = wg_ref_transaction_new(&tx, wg_repo_refdb(p->repo))))
 		return err;
 	for (size_t i = 0; i < p->nresults && !err; i++) {
@@ -418,7 +422,8 @@ int wg_remote_push_new(struct wg_remote_op **out, struct wg_repo *repo, const ch
 	p->opts = *opts;
 	p->base.progress = opts->progress;
 	p->base.progress_payload = opts->progress_payload;
-	if (!(p->remote = wg_strdup(remote)) || wg_buf_printf(&key, "remote.%s.url", remote) ||
+	if ((!wg_remote_is_url(remote) &&
+	     (!(p->remote = wg_strdup(remote)) || wg_buf_printf(&key, "remote.%s.url", remote))) ||
 	    !(p->specs = wg_calloc(nrefspecs, sizeof(char *)))) {
 		err = nomem();
 		goto fail;
@@ -428,15 +433,19 @@ int wg_remote_push_new(struct wg_remote_op **out, struct wg_repo *repo, const ch
 			err = nomem();
 			goto fail;
 		}
-	if (wg_repo_config_get(repo, wg_buf_cstr(&key), &url)) {
+	if (!p->remote) {
+		url = remote;   /* git push <url>: no configuration */
+	} else if (wg_repo_config_get(repo, wg_buf_cstr(&key), &url)) {
 		err = wg_error_set(WG_ENOTFOUND, "'%s' does not appear to be a git repository",
 				   remote);
 		goto fail;
 	}
-	if (!(p->url = wg_strdup(url))) {
+	if (!(p->url = wg_url_redact_dup(url))) {
 		err = nomem();
 		goto fail;
 	}
+	if ((err = wg_remote_op_set_credentials(&p->base, url)))
+		goto fail;
 	if ((err = wg_discovery_init_push(&p->d, p->url, wg_repo_algo(repo))))
 		goto fail;
 	wg_buf_release(&key);

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/url.h"
+
 #define WG_ERROR_MSG_MAX 1024
 
 /* Per-thread, so concurrent callers never see each other's messages. This is
@@ -44,6 +46,11 @@ int wg_error_prefix(const char *fmt, ...)
 		last_error.msg[n + oldlen] = '\0';
 	}
 	return last_error.code;
+}
+
+void wg_error_mask(const char *secret)
+{
+	wg_str_mask(last_error.msg, secret);
 }
 
 const char *wg_error_message(void) { return last_error.msg; }

@@ -42,6 +42,10 @@ int wg_error_prefix(const char *fmt, ...)
 #endif
 	;
 
+/* Replace every occurrence of `secret` in the current message with "***"
+ * (a password that a server echoed back, say); NULL or "" does nothing. */
+void wg_error_mask(const char *secret);
+
 /* The last message set on this thread ("" if none). */
 const char *wg_error_message(void);
 /* The last code set on this thread (WG_OK if none). */

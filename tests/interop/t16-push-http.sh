@@ -7,7 +7,8 @@
 #   - --atomic with one ref refused (here, or by the server's hook): nothing
 #     moves; without --atomic the other refs go through;
 #   - a 50 MB binary file;
-#   - without credentials the push fails clearly;
+#   - without credentials the push fails clearly (the clone's URL had them,
+#     but they are not kept: the pushes take them from the environment);
 #   - the remote-tracking ref follows a pushed branch;
 #   - SHA-1 + files and SHA-256 + reftable repositories on the server.
 
@@ -19,6 +20,8 @@ W=$WEBGIT
 sample_repos
 start srv --root "$REPOS" --auth pusher:secret
 host=${url#http://}
+# A clone keeps no credentials: `push origin` finds them here.
+export WEBGIT_HTTP_USER=pusher WEBGIT_HTTP_PASSWORD=secret
 
 # commit_in DIR PARENT MSG [FILE]: a commit with one file, by plumbing
 # (webgit clones have no checkout); prints its id.
@@ -96,7 +99,8 @@ for repo in sample-sha1-files sample-sha256-reftable; do
 	# Without credentials.
 	"$GIT" -C w config remote.noauth.url "$url/git/$repo.git"
 	check_fail "$s: push without credentials fails" \
-		sh -c 'cd w && "$WEBGIT" push noauth wtopic:refs/heads/x </dev/null'
+		sh -c 'cd w && unset WEBGIT_HTTP_USER WEBGIT_HTTP_PASSWORD &&
+			"$WEBGIT" push noauth wtopic:refs/heads/x </dev/null'
 	cp "$LAST_ERR" auth.err
 	check "$s: ...with an authentication error" grep -qi "auth" auth.err
 	check_fail "$s: ...and nothing arrived" server rev-parse --verify -q refs/heads/x

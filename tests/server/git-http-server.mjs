@@ -20,6 +20,10 @@
 //   --v0              never pass the client's Git-Protocol header on, so
 //                     upload-pack only speaks protocol v0
 //   --auth USER:PASS  require HTTP Basic auth for pushes (receive-pack)
+//   --auth-all        with --auth: fetches need the credentials too
+//   --redirect-to B   /redirect/<path> answers 307 to B/git/<path> (query
+//                     kept) instead of to this server's /git/<path>: B may
+//                     be another origin (credentials must not follow)
 //   --static DIR      serve the files of DIR at / (for the web demo); the
 //                     same as --mount /=DIR
 //   --mount /P/=DIR   serve the files of DIR under the URL prefix /P/
@@ -51,8 +55,11 @@
 // AUTH (--auth): `GET /git/<repo>/info/refs?service=git-receive-pack` and
 // `POST /git/<repo>/git-receive-pack` need the credentials, otherwise 401 with
 // `WWW-Authenticate: Basic realm="webgit-test"`. Valid credentials on any
-// request set REMOTE_USER. Fetches never need them. Without --auth anyone may
-// push to a repository whose config has http.receivepack=true.
+// request set REMOTE_USER. Fetches never need them, unless --auth-all. Without
+// --auth anyone may push to a repository whose config has http.receivepack=true.
+//
+// REDIRECTS: any request for /redirect/<path> answers 307 (method and body
+// kept) with Location /git/<path>, or --redirect-to's base + /git/<path>.
 //
 // LOG LINE (--log), space separated, one per finished request:
 //   METHOD PATH STATUS REQ_BYTES RESP_BYTES MS GIT_PROTOCOL
@@ -77,15 +84,16 @@ const REALM = 'webgit-test';
 function usage(msg) {
 	if (msg) process.stderr.write(`git-http-server: ${msg}\n`);
 	process.stderr.write('usage: git-http-server.mjs --root DIR [--host 127.0.0.1] [--port N] ' +
-		'[--pid-file FILE] [--port-file FILE] [--git PATH] [--v0] [--auth USER:PASS] ' +
+		'[--pid-file FILE] [--port-file FILE] [--git PATH] [--v0] [--auth USER:PASS] [--auth-all] ' +
+		'[--redirect-to BASE] ' +
 		'[--static DIR] [--mount /PREFIX/=DIR]... [--cors] [--log FILE]\n');
 	process.exit(2);
 }
 
 function parseArgs(argv) {
 	const opt = parseServerArgs(argv, usage, {
-		values: [['--auth', 'auth'], ['--static', 'staticDir']],
-		flags: [['--v0', 'v0'], ['--cors', 'cors']],
+		values: [['--auth', 'auth'], ['--static', 'staticDir'], ['--redirect-to', 'redirectTo']],
+		flags: [['--v0', 'v0'], ['--cors', 'cors'], ['--auth-all', 'authAll']],
 		repeated: [['--mount', 'mounts']],
 	});
 	opt.mounts = opt.mounts.map((v) => {
@@ -112,6 +120,10 @@ function parseArgs(argv) {
 	// Longest prefix first: the first match is the most specific.
 	opt.mounts.sort((a, b) => b.prefix.length - a.prefix.length);
 	if (opt.auth !== undefined && !/^[^:]+:/.test(opt.auth)) usage('--auth wants USER:PASS');
+	if (opt.authAll && opt.auth === undefined) usage('--auth-all needs --auth');
+	if (opt.redirectTo !== undefined && !/^https?:\/\/[^/]+$/.test(opt.redirectTo)) {
+		usage('--redirect-to wants a base URL such as http://127.0.0.1:8080');
+	}
 	return opt;
 }
 
@@ -264,7 +276,7 @@ function headerEnd(buf) {
 
 function serveGit(req, res, pathInfo, query) {
 	const user = authenticatedUser(req);
-	if (opt.auth !== undefined && !user && isPush(req.method, pathInfo, query)) {
+	if (opt.auth !== undefined && !user && (opt.authAll || isPush(req.method, pathInfo, query))) {
 		req.resume();
 		return sendText(res, 401, 'authentication required\n', {
 			'WWW-Authenticate': `Basic realm="${REALM}"`,
@@ -414,6 +426,12 @@ function handle(req, res) {
 			'Access-Control-Max-Age': '600',
 		});
 		return res.end();
+	}
+	if (urlPath.startsWith('/redirect/')) {
+		req.resume();
+		const to = `${opt.redirectTo || ''}${GIT_PREFIX}${urlPath.slice('/redirect/'.length)}` +
+			(q < 0 ? '' : `?${query}`);
+		return sendText(res, 307, `see ${to}\n`, { Location: to });
 	}
 	if (urlPath.startsWith(GIT_PREFIX)) {
 		let pathInfo;

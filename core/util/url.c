@@ -1,0 +1,206 @@
+#include "util/url.h"
+
+#include <string.h>
+
+#include "util/alloc.h"
+#include "util/error.h"
+
+static bool is_scheme_char(char c, bool first)
+{
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+		return true;
+	return !first && ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.');
+}
+
+bool wg_url_userinfo(const char *url, size_t *start, size_t *len)
+{
+	const char *p = url, *auth, *end, *at = NULL;
+
+	if (!url || !is_scheme_char(*p, true))
+		return false;
+	while (is_scheme_char(*p, false))
+		p++;
+	if (strncmp(p, "://", 3))
+		return false;
+	auth = p + 3;
+	end = auth + strcspn(auth, "/?#\\");
+	for (p = auth; p < end; p++)
+		if (*p == '@')
+			at = p;
+	if (!at)
+		return false;
+	*start = (size_t)(auth - url);
+	*len = (size_t)(at - auth);
+	return true;
+}
+
+int wg_url_redact(struct wg_buf *out, const char *url)
+{
+	size_t start, len;
+
+	if (!wg_url_userinfo(url, &start, &len))
+		return wg_buf_adds(out, url) ? wg_error_set(WG_ENOMEM, "out of memory") : 0;
+	if (wg_buf_add(out, url, start) || wg_buf_adds(out, url + start + len + 1))
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	return 0;
+}
+
+char *wg_url_redact_dup(const char *url)
+{
+	struct wg_buf b = WG_BUF_INIT;
+
+	if (wg_url_redact(&b, url)) {
+		wg_buf_release(&b);
+		return NULL;
+	}
+	return (char *)wg_buf_detach(&b, NULL);
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Percent-decode s[0..n) onto out; false on a bad escape. */
+static bool decode(struct wg_buf *out, const char *s, size_t n, bool *nomem)
+{
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)s[i];
+		if (c == '%') {
+			int hi, lo;
+			if (i + 2 >= n)
+				return false;
+			hi = hexval((unsigned char)s[i + 1]);
+			lo = hexval((unsigned char)s[i + 2]);
+			if (hi < 0 || lo < 0)
+				return false;
+			c = hi * 16 + lo;
+			i += 2;
+		}
+		if (wg_buf_addch(out, c)) {
+			*nomem = true;
+			return false;
+		}
+	}
+	return true;
+}
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static int base64_add(struct wg_buf *out, const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)s[i] << 16;
+		char q[4];
+		if (i + 1 < n)
+			v |= (unsigned)s[i + 1] << 8;
+		if (i + 2 < n)
+			v |= s[i + 2];
+		q[0] = b64[(v >> 18) & 63];
+		q[1] = b64[(v >> 12) & 63];
+		q[2] = i + 1 < n ? b64[(v >> 6) & 63] : '=';
+		q[3] = i + 2 < n ? b64[v & 63] : '=';
+		if (wg_buf_add(out, q, 4))
+			return WG_ENOMEM;
+	}
+	return 0;
+}
+
+int wg_url_basic_auth(struct wg_buf *out, const char *url, char **password)
+{
+	struct wg_buf cred = WG_BUF_INIT;
+	size_t start, len, ulen, dulen = 0;
+	const char *ui, *colon;
+	bool nomem = false;
+	int err = 0;
+
+	wg_url_release_secret(out);
+	if (password)
+		*password = NULL;
+	if (!wg_url_userinfo(url, &start, &len))
+		return 0;
+	ui = url + start;
+	colon = memchr(ui, ':', len);
+	ulen = colon ? (size_t)(colon - ui) : len;
+	if (!decode(&cred, ui, ulen, &nomem) || (dulen = cred.len, false) ||
+	    (nomem = wg_buf_addch(&cred, ':') != 0) ||
+	    (colon && !decode(&cred, colon + 1, len - ulen - 1, &nomem))) {
+		/* never what the credentials held */
+		err = nomem ? wg_error_set(WG_ENOMEM, "out of memory") :
+		      wg_error_set(WG_EINVALID, "bad percent-encoding in the credentials of a URL");
+		goto done;
+	}
+	if (password) {
+		const char *c = (const char *)cred.data + dulen;   /* the ':' we added */
+		size_t plen = cred.len - dulen - 1;
+		if (!(*password = wg_malloc(plen + 1))) {
+			err = wg_error_set(WG_ENOMEM, "out of memory");
+			goto done;
+		}
+		memcpy(*password, c + 1, plen);
+		(*password)[plen] = '\0';
+	}
+	if (wg_buf_adds(out, "Authorization: Basic ") || base64_add(out, cred.data, cred.len))
+		err = wg_error_set(WG_ENOMEM, "out of memory");
+done:
+	wg_url_release_secret(&cred);
+	if (err) {
+		wg_url_release_secret(out);
+		if (password) {
+			wg_url_free_secret(*password);
+			*password = NULL;
+		}
+	}
+	return err;
+}
+
+/* Through a volatile pointer, so the stores are not optimised away. */
+static void wipe(void *p, size_t n)
+{
+	volatile unsigned char *v = p;
+	while (n--)
+		*v++ = 0;
+}
+
+void wg_url_free_secret(char *s)
+{
+	if (!s)
+		return;
+	wipe(s, strlen(s));
+	wg_free(s);
+}
+
+void wg_url_release_secret(struct wg_buf *b)
+{
+	if (b->data)
+		wipe(b->data, b->cap);
+	wg_buf_release(b);
+}
+
+size_t wg_str_mask(char *s, const char *secret)
+{
+	size_t n = secret ? strlen(secret) : 0, count = 0;
+	char *w = s, *r = s, *hit;
+
+	if (!n || !s)
+		return 0;
+	while ((hit = strstr(r, secret))) {
+		size_t keep = (size_t)(hit - r);
+		memmove(w, r, keep);
+		w += keep;
+		/* "***" is never longer than what it replaces: a shorter
+		 * secret becomes as many stars as it had characters */
+		memcpy(w, "***", n < 3 ? n : 3);
+		w += n < 3 ? n : 3;
+		r = hit + n;
+		count++;
+	}
+	memmove(w, r, strlen(r) + 1);
+	return count;
+}
