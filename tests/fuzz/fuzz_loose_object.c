@@ -1,0 +1,42 @@
+/* Loose objects (core/odb/loose.c): a zlib stream holding
+ * "<type> <size>\0<content>". The input is inflated as the file as
+ * stored, and also deflated first (so the fuzzer's mutations of plain
+ * "<type> <size>\0..." text reach the header and size checks); the header
+ * parser gets the raw text too. */
+#include "fuzz.h"
+
+#include "odb/loose.h"
+#include "util/error.h"
+
+#include <zlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct wg_buf out = WG_BUF_INIT;
+	enum wg_object_type type;
+	size_t hsize;
+	const uint8_t *nul;
+
+	if (!wg_loose_inflate(data, size, &type, &out)) {
+		FUZZ_ASSERT(type >= WG_OBJ_COMMIT && type <= WG_OBJ_TAG);
+		if (out.len)
+			(void)out.data[out.len - 1];
+	}
+	{
+		uLongf zlen = compressBound((uLong)size);
+		unsigned char *z = malloc(zlen);
+		if (compress2(z, &zlen, data, (uLong)size, (int)(size % 10)) == Z_OK &&
+		    !wg_loose_inflate(z, zlen, &type, &out))
+			FUZZ_ASSERT(type >= WG_OBJ_COMMIT && type <= WG_OBJ_TAG);
+		free(z);
+	}
+	wg_buf_release(&out);
+	nul = memchr(data, 0, size);
+	if (nul && nul - data <= 64) {
+		char *hdr = malloc((size_t)(nul - data) + 1);
+		memcpy(hdr, data, (size_t)(nul - data));
+		(void)wg_loose_parse_header(hdr, (size_t)(nul - data), &type, &hsize);
+		free(hdr);
+	}
+	return 0;
+}
