@@ -96,6 +96,19 @@ static inline void fz_chunks_release(struct fz_chunks *c)
 	c->last = NULL;
 }
 
+/* The first occurrence of needle in hay, or NULL (memmem is a GNU
+ * extension). */
+static inline const uint8_t *fz_find(const uint8_t *hay, size_t hlen, const void *needle,
+				     size_t nlen)
+{
+	if (nlen == 0)
+		return hay;
+	for (size_t i = 0; i + nlen <= hlen; i++)
+		if (hay[i] == *(const uint8_t *)needle && !memcmp(hay + i, needle, nlen))
+			return hay + i;
+	return NULL;
+}
+
 /* A NUL-terminated copy of the input (for parsers of C strings). */
 static inline char *fz_cstr(const uint8_t *data, size_t size)
 {
