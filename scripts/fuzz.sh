@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Build the libFuzzer targets, make their seed corpora and run them.
 #
-#   scripts/fuzz.sh [--list] [--no-build] [-j N] [TARGET] [SECONDS]
+#   scripts/fuzz.sh [--list] [--no-build] [-j N] [-p N] [TARGET] [SECONDS]
 #
 #   --list      print the target names (fuzz_<name>.c in tests/fuzz) and exit
+#   -j N        build jobs (default 2)
+#   -p N        run N targets at a time (default 1)
 #   TARGET      one target ("pktline" or "fuzz_pktline"); default: all
 #   SECONDS     how long each target runs (default 60; 0: only replay the
 #               seeds and the committed regression inputs)
@@ -21,14 +23,16 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 BUILD=$ROOT/build/fuzz
-list=0 build=1 jobs=2 target="" secs=60
+list=0 build=1 jobs=2 par=1 target="" secs=60
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--list) list=1 ;;
 	--no-build) build=0 ;;
 	-j) jobs=$2; shift ;;
 	-j*) jobs=${1#-j} ;;
-	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-p) par=$2; shift ;;
+	-p*) par=${1#-p} ;;
+	-h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
 	*)
 		if [ -z "$target" ] && ! [[ "$1" =~ ^[0-9]+$ ]]; then
@@ -61,24 +65,27 @@ if [ "$build" = 1 ]; then
 	fi
 	fuzzers=()
 	for t in "${targets[@]}"; do fuzzers+=("fuzz_$t"); done
-	cmake --build "$BUILD" -j "$jobs" --target "${fuzzers[@]}" >/dev/null
+	mkdir -p "$BUILD/logs"
+	if ! cmake --build "$BUILD" -j "$jobs" --target "${fuzzers[@]}" >"$BUILD/logs/build.log" 2>&1; then
+		tail -n 40 "$BUILD/logs/build.log" >&2
+		echo "fuzz.sh: the build failed (log: build/fuzz/logs/build.log)" >&2
+		exit 1
+	fi
 	tests/fuzz/make-seeds.sh "$BUILD/corpus" >/dev/null
 fi
 
-crashed=0
-printf '%-18s %12s %8s %8s %8s\n' target executions cov ft crashes
-for t in "${targets[@]}"; do
-	bin=$BUILD/fuzz_$t corpus=$BUILD/corpus/$t art=$BUILD/artifacts/$t
-	log=$BUILD/logs/$t.log
-	mkdir -p "$corpus" "$art" "$BUILD/logs"
+# run_one TARGET: replay, fuzz, and write the target's row (and, after a
+# crash, an excerpt of its log) to $BUILD/logs/TARGET.row.
+run_one() {
+	local t=$1 bin=$BUILD/fuzz_$1 corpus=$BUILD/corpus/$1 art=$BUILD/artifacts/$1
+	local log=$BUILD/logs/$1.log row=$BUILD/logs/$1.row status=0 execs cov ft
+	mkdir -p "$corpus" "$art"
 	if [ ! -x "$bin" ]; then
-		printf '%-18s %12s %8s %8s %8s\n' "$t" - - - "not built"
-		crashed=$((crashed + 1))
-		continue
+		printf '%-18s %12s %8s %8s %8s\n' "$t" - - - "not built" >"$row"
+		return
 	fi
-	args=(-print_final_stats=1 -artifact_prefix="$art/" -rss_limit_mb=2560 -timeout=25)
+	local args=(-print_final_stats=1 -artifact_prefix="$art/" -rss_limit_mb=2560 -timeout=25)
 	[ -f "tests/fuzz/$t.dict" ] && args+=(-dict="tests/fuzz/$t.dict")
-	status=0
 	# The committed regression inputs first, every time.
 	if [ -d "tests/fuzz/regressions/$t" ] && [ -n "$(ls -A "tests/fuzz/regressions/$t")" ]; then
 		"$bin" "${args[@]}" tests/fuzz/regressions/"$t"/* >"$log.replay" 2>&1 || status=$?
@@ -95,16 +102,41 @@ for t in "${targets[@]}"; do
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
 	ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
-	crashes=0
-	if [ "$status" != 0 ]; then
-		crashes=1
+	{
+		printf '%-18s %12s %8s %8s %8s\n' "$t" "${execs:-?}" "${cov:-?}" "${ft:-?}" \
+			"$([ "$status" = 0 ] && echo 0 || echo 1)"
+		if [ "$status" != 0 ]; then
+			echo "---- $t: exit status $status (log: ${log#"$ROOT"/}) ----"
+			grep -E -A12 '^==[0-9]+==ERROR|runtime error|deadly signal|Test unit written' "$log" |
+				head -n 40 | sed 's/^/  /'
+			echo "----"
+		fi
+	} >"$row"
+}
+
+mkdir -p "$BUILD/logs"
+for t in "${targets[@]}"; do rm -f "$BUILD/logs/$t.row"; done
+running=0
+for t in "${targets[@]}"; do
+	if [ "$running" -ge "$par" ]; then
+		wait -n || true
+		running=$((running - 1))
+	fi
+	run_one "$t" &
+	running=$((running + 1))
+done
+wait || true
+
+crashed=0
+printf '%-18s %12s %8s %8s %8s\n' target executions cov ft crashes
+for t in "${targets[@]}"; do
+	row=$BUILD/logs/$t.row
+	if [ ! -f "$row" ]; then
+		printf '%-18s %12s %8s %8s %8s\n' "$t" - - - "no result"
 		crashed=$((crashed + 1))
+		continue
 	fi
-	printf '%-18s %12s %8s %8s %8s\n' "$t" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$crashes"
-	if [ "$status" != 0 ]; then
-		echo "---- $t: exit status $status (log: ${log#"$ROOT"/}) ----"
-		grep -E -A12 '^==[0-9]+==ERROR|runtime error|deadly signal|Test unit written' "$log" | head -n 40 | sed 's/^/  /'
-		echo "----"
-	fi
+	cat "$row"
+	[ "$(awk 'NR == 1 { print $5 }' "$row")" = 0 ] || crashed=$((crashed + 1))
 done
 [ "$crashed" -eq 0 ]
