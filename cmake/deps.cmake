@@ -12,7 +12,7 @@ target_compile_options(wg_sha1dc PRIVATE -O2 -w)
 # reported while the digest stays plain SHA-1. We do the same at run time
 # (SHA1DCSetSafeHash); the define keeps a fresh context consistent too.
 target_compile_definitions(wg_sha1dc PRIVATE SHA1DC_INIT_SAFE_HASH_DEFAULT=0)
-if(WG_SANITIZE)
+if(WG_SANITIZE OR WG_FUZZ)
   # On x86 sha1dc reads 32-bit words from unaligned input (blob data after
   # the "blob N\0" header), which UBSan rightly reports and aborts on. Git
   # builds it this way for its SANITIZE builds too.

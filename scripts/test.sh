@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command: everything, from a fresh Debian 12 machine to a verdict.
 #
-#   scripts/test.sh [--no-bootstrap] [--no-wasm] [--no-interop] [-j N]
+#   scripts/test.sh [--no-bootstrap] [--no-wasm] [--no-interop] [--no-fuzz] [-j N]
 #
 #   1. scripts/bootstrap.sh   (packages, third-party sources, reference git)
 #   2. native build with AddressSanitizer + UBSan into build/asan, then ctest
@@ -9,10 +9,14 @@
 #      run by Node), then the JS API's tests (tests/js/run.sh) in Node
 #   4. the interop tests: tests/interop/run.sh with build/asan/webgit against
 #      the reference git in .cache/git-ref
+#   5. a fuzz smoke run: the libFuzzer targets (build/fuzz, clang) replay
+#      their regression inputs and seeds, then fuzz for a few seconds each
+#      (WG_FUZZ_SECONDS, default 10; -j N targets at a time; scripts/fuzz.sh
+#      runs longer campaigns)
 #
 # It prints one line per stage and finally "N passed, N failed", counting the
-# ctest tests of both configurations and the interop assertions; it exits
-# non-zero if anything failed. A build that fails counts as one failure (the
+# ctest tests of both configurations, the interop assertions and one test
+# per fuzz target; it exits non-zero if anything failed. A build that fails counts as one failure (the
 # tests are still run, from what could be built). Logs go to build/logs/; the relevant part of a log is
 # shown when its stage fails. Builds are incremental: running it again after
 # a small change rebuilds only what changed.
@@ -21,16 +25,17 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
-bootstrap=1 wasm=1 interop=1
+bootstrap=1 wasm=1 interop=1 fuzz=1
 jobs=$(nproc 2>/dev/null || echo 2)
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-bootstrap) bootstrap=0 ;;
 	--no-wasm) wasm=0 ;;
 	--no-interop) interop=0 ;;
+	--no-fuzz) fuzz=0 ;;
 	-j) jobs=$2; shift ;;
 	-j*) jobs=${1#-j} ;;
-	-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -197,6 +202,34 @@ if [ "$interop" = 1 ]; then
 		echo "interop: run.sh did not finish (exit status $status)"
 		show_log "$log"
 		failed=$((failed + 1))
+	fi
+fi
+
+# --- 5. fuzz smoke run ----------------------------------------------------------
+# Every target counts as one test: it passes when its regression inputs,
+# its seeds and a few seconds of fuzzing find nothing.
+if [ "$fuzz" = 1 ]; then
+	log="$LOGS/fuzz.log"
+	status=0
+	scripts/fuzz.sh -j "$jobs" -p "$jobs" "${WG_FUZZ_SECONDS:-10}" >"$log" 2>&1 || status=$?
+	# one row per target: "<name> <executions> <cov> <ft> <crashes>"
+	ok=0 bad=0
+	for t in $(scripts/fuzz.sh --list); do
+		crashes=$(awk -v t="$t" '$1 == t { print $5; exit }' "$log")
+		if [ "$crashes" = 0 ]; then
+			ok=$((ok + 1))
+		else
+			bad=$((bad + 1))
+		fi
+	done
+	passed=$((passed + ok))
+	failed=$((failed + bad))
+	if [ "$status" -ne 0 ]; then
+		echo "fuzz: $ok passed, $bad failed"
+		show_log "$log" 120
+		[ "$bad" -gt 0 ] || failed=$((failed + 1))
+	else
+		echo "fuzz: $ok passed, 0 failed"
 	fi
 fi
 

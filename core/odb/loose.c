@@ -171,50 +171,63 @@ static int inflate_body(z_stream *zs, int zret, struct wg_buf *out, size_t size,
 	return 0;
 }
 
-static int loose_read(struct wg_odb_backend *backend, const struct wg_oid *oid,
-		      enum wg_object_type *type_out, struct wg_buf *out)
+int wg_loose_inflate(const void *data, size_t len, const struct wg_limits *limits,
+		     enum wg_object_type *type_out, struct wg_buf *out)
 {
-	struct loose_backend *lb = (struct loose_backend *)backend;
-	struct wg_buf path = WG_BUF_INIT, compressed = WG_BUF_INIT;
 	unsigned char hdr[LOOSE_HEADER_MAX];
 	size_t have, hdrlen, size, body;
 	enum wg_object_type type = WG_OBJ_BAD;
-	struct wg_oid actual;
 	z_stream zs;
 	int err, zret;
 
 	wg_buf_reset(out);
+	if (len > UINT32_MAX)
+		return wg_error_set(WG_EUNSUPPORTED, "loose object file over 4 GiB");
 	memset(&zs, 0, sizeof(zs));
-	if ((err = read_compressed(lb, oid, &path, &compressed)))
-		goto done;
-	if (compressed.len > UINT32_MAX) {
-		err = wg_error_set(WG_EUNSUPPORTED, "loose object file over 4 GiB");
-		goto done;
-	}
-	if (inflateInit(&zs) != Z_OK) {
-		err = wg_error_set(WG_ENOMEM, "cannot initialise zlib");
-		goto done;
-	}
-	zs.next_in = compressed.data;
-	zs.avail_in = (uInt)compressed.len;
+	if (inflateInit(&zs) != Z_OK)
+		return wg_error_set(WG_ENOMEM, "cannot initialise zlib");
+	zs.next_in = (unsigned char *)(uintptr_t)data;
+	zs.avail_in = (uInt)len;
 	if (!(err = inflate_header(&zs, hdr, &have, &hdrlen, &zret)) &&
 	    !(err = wg_loose_parse_header((const char *)hdr, hdrlen, &type, &size))) {
 		body = have - hdrlen - 1;
-		if ((err = wg_limits_check_object_size(backend->limits, size, "loose object")))
+		if ((err = wg_limits_check_object_size(limits, size, "loose object")))
 			;
 		else if (body > size)
 			err = wg_error_set(WG_ECORRUPT, "size mismatch: content is longer than "
 					   "the %zu bytes the header says", size);
 		else if (!(err = wg_buf_add(out, hdr + hdrlen + 1, body)))
-			err = inflate_body(&zs, zret, out, size, backend->limits);
+			err = inflate_body(&zs, zret, out, size, limits);
 	}
 	inflateEnd(&zs);
 	if (err) {
-		if (err != WG_ENOMEM && err != WG_ELIMIT)
+		wg_buf_reset(out);
+		return err;
+	}
+	*type_out = type;
+	return 0;
+}
+
+static int loose_read(struct wg_odb_backend *backend, const struct wg_oid *oid,
+		      enum wg_object_type *type_out, struct wg_buf *out)
+{
+	struct loose_backend *lb = (struct loose_backend *)backend;
+	struct wg_buf path = WG_BUF_INIT, compressed = WG_BUF_INIT;
+	enum wg_object_type type = WG_OBJ_BAD;
+	struct wg_oid actual;
+	int err;
+
+	wg_buf_reset(out);
+	if ((err = read_compressed(lb, oid, &path, &compressed)))
+		goto done;
+	if ((err = wg_loose_inflate(compressed.data, compressed.len, backend->limits, &type,
+				    out))) {
+		if (err != WG_ENOMEM && err != WG_EUNSUPPORTED && err != WG_ELIMIT)
 			corrupt(lb, oid, (const char *)path.data);
 		goto done;
 	}
-	if ((err = wg_object_hash(&actual, lb->algo, type, out->data ? out->data : hdr, size)))
+	if ((err = wg_object_hash(&actual, lb->algo, type, out->data ? out->data : (const void *)"",
+				  out->len)))
 		goto done;
 	if (!wg_oid_equal(&actual, oid)) {
 		err = wg_error_set(WG_ECORRUPT, "loose object %s (stored in %s) hashes to %s: "

@@ -24,4 +24,13 @@ int wg_odb_loose_new(struct wg_odb_backend **out, const char *objects_dir,
 int wg_loose_parse_header(const char *hdr, size_t hdrlen, enum wg_object_type *type_out,
 			  size_t *size_out);
 
+/* Inflate a whole loose object file of len bytes held in memory: out is
+ * reset and receives the content, *type_out its type. Checks the header,
+ * that the content has exactly the size it declares and that nothing
+ * follows the zlib stream; does not hash (the caller knows which id it
+ * expects). `limits` (NULL: the defaults) bound the declared size and the
+ * inflate ratio (WG_ELIMIT). WG_ECORRUPT with a message otherwise. */
+int wg_loose_inflate(const void *data, size_t len, const struct wg_limits *limits,
+		     enum wg_object_type *type_out, struct wg_buf *out);
+
 #endif

@@ -78,7 +78,13 @@ int wg_remote_refname_dup(char **out, const char *name, size_t len)
 		/* Keep the rule that failed, but not that message's raw copy
 		 * of the name, which may hold control bytes. */
 		const char *m = strstr(wg_error_message(), marker);
-		snprintf(why, sizeof(why), "%s", m ? m + sizeof(marker) - 1 : "rejected by check-ref-format");
+		/* A long name leaves no room for the rule in the message
+		 * (it is cut to the error buffer's size): the name is still
+		 * invalid, so `why` must never end up empty. */
+		if (m && m[sizeof(marker) - 1])
+			snprintf(why, sizeof(why), "%s", m + sizeof(marker) - 1);
+		else
+			snprintf(why, sizeof(why), "rejected by check-ref-format");
 	}
 	if (!why[0]) {
 		if (!(*out = wg_strndup(name, len)))

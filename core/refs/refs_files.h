@@ -34,6 +34,10 @@ struct wg_packed_rec {
 
 /* Load `path`; a missing file is an empty snapshot. */
 int wg_packed_load(struct wg_packed **out, const char *path, const struct wg_hash_algo *algo);
+/* The same from len bytes in memory (copied); `name` is used in messages
+ * (NULL: "packed-refs"). len 0 is an empty file. */
+int wg_packed_parse(struct wg_packed **out, const char *data, size_t len,
+		    const struct wg_hash_algo *algo, const char *name);
 void wg_packed_free(struct wg_packed *p);
 /* The record named `name`: 0, WG_ENOTFOUND, or WG_ECORRUPT. */
 int wg_packed_find(struct wg_packed_rec *out, const struct wg_packed *p, const char *name,

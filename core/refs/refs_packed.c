@@ -203,12 +203,61 @@ static bool has_trait(const char *traits, size_t len, const char *trait)
 	return false;
 }
 
-int wg_packed_load(struct wg_packed **out, const char *path, const struct wg_hash_algo *algo)
+/* The checks and set-up of a file whose p->data (p->len > 0 bytes) is in
+ * place: the final newline, the header's traits, sorting. */
+static int parse_loaded(struct wg_packed *p, const char *path)
 {
 	static const char prefix[] = "# pack-refs with:";
+	bool sorted = false;
+	if (p->data[p->len - 1] != '\n')
+		return wg_error_set(WG_ECORRUPT, "unterminated line in %s", path);
+	if (p->len >= sizeof(prefix) - 1 && !memcmp(p->data, prefix, sizeof(prefix) - 1)) {
+		size_t e = eol_at(p, 0);
+		const char *t = p->data + sizeof(prefix) - 1;
+		size_t tl = e - (sizeof(prefix) - 1);
+		p->peeled = has_trait(t, tl, "peeled");
+		p->fully_peeled = has_trait(t, tl, "fully-peeled");
+		sorted = has_trait(t, tl, "sorted");
+		p->start = e + 1;
+	} else if (p->data[0] == '#') {
+		/* Some other comment line: skip it as git's reader does. */
+		p->start = eol_at(p, 0) + 1;
+	}
+	return sorted ? 0 : sort_records(p);
+}
+
+int wg_packed_parse(struct wg_packed **out, const char *data, size_t len,
+		    const struct wg_hash_algo *algo, const char *name)
+{
+	struct wg_packed *p = wg_calloc(1, sizeof(*p));
+	char *copy;
+	int err;
+
+	if (!p)
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	p->algo = algo;
+	if (len) {
+		if (!(copy = wg_malloc(len))) {
+			wg_free(p);
+			return wg_error_set(WG_ENOMEM, "out of memory");
+		}
+		memcpy(copy, data, len);
+		p->data = copy;
+		p->len = len;
+		p->storage = 2;
+		if ((err = parse_loaded(p, name ? name : "packed-refs"))) {
+			wg_packed_free(p);
+			return err;
+		}
+	}
+	*out = p;
+	return 0;
+}
+
+int wg_packed_load(struct wg_packed **out, const char *path, const struct wg_hash_algo *algo)
+{
 	struct wg_packed *p = wg_calloc(1, sizeof(*p));
 	struct stat st;
-	bool sorted = false;
 	int fd, err = 0;
 
 	if (!p)
@@ -265,24 +314,7 @@ int wg_packed_load(struct wg_packed **out, const char *path, const struct wg_has
 		p->data = buf;
 		p->storage = 2;
 	}
-	if (p->data[p->len - 1] != '\n') {
-		err = wg_error_set(WG_ECORRUPT, "unterminated line in %s", path);
-		goto done;
-	}
-	if (p->len >= sizeof(prefix) - 1 && !memcmp(p->data, prefix, sizeof(prefix) - 1)) {
-		size_t e = eol_at(p, 0);
-		const char *t = p->data + sizeof(prefix) - 1;
-		size_t tl = e - (sizeof(prefix) - 1);
-		p->peeled = has_trait(t, tl, "peeled");
-		p->fully_peeled = has_trait(t, tl, "fully-peeled");
-		sorted = has_trait(t, tl, "sorted");
-		p->start = e + 1;
-	} else if (p->data[0] == '#') {
-		/* Some other comment line: skip it as git's reader does. */
-		p->start = eol_at(p, 0) + 1;
-	}
-	if (!sorted)
-		err = sort_records(p);
+	err = parse_loaded(p, path);
 done:
 	close(fd);
 	if (err) {

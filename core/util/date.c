@@ -97,7 +97,10 @@ static int finish(int64_t y, int mon, int d, int h, int mi, int sec, const char 
 		  int64_t *ts, int *tz)
 {
 	int64_t local;
-	if (mon < 1 || mon > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
+	/* sscanf's %d also reads signs (and a huge number wraps), so the
+	 * lower bounds matter as much as the upper ones. */
+	if (mon < 1 || mon > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
+	    sec < 0 || sec > 60)
 		return -1;
 	local = days_from_civil(y, (unsigned)mon, (unsigned)d) * 86400 + h * 3600 + mi * 60 + sec;
 	if (at_end(rest)) {

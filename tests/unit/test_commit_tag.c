@@ -11,6 +11,7 @@
 #include "object/tag.h"
 #include "util/alloc.h"
 #include "util/buf.h"
+#include "util/date.h"
 
 #include "data/object_fixtures.h"
 
@@ -674,7 +675,29 @@ static void test_out_of_memory(void)
 	}
 }
 
+/* Dates for idents (GIT_COMMITTER_DATE and friends): the three forms, and
+ * fields out of range. Found by fuzz_date: a minute of -876927887 (from a
+ * number too large for sscanf's %d) overflowed the seconds computation. */
+static void test_date_parse(void)
+{
+	int64_t ts;
+	int tz;
+	CHECK_OK(wg_date_parse("1700000000 +0100", &ts, &tz));
+	CHECK(ts == 1700000000 && tz == 60);
+	CHECK_OK(wg_date_parse("2023-11-14 22:13:20 +0000", &ts, &tz));
+	CHECK(ts == 1700000000 && tz == 0);
+	CHECK_OK(wg_date_parse("Tue, 14 Nov 2023 23:13:20 +0100", &ts, &tz));
+	CHECK(ts == 1700000000 && tz == 60);
+	CHECK_ERR(wg_date_parse("14 Nov 2023 22:37777777777:20 +0000", &ts, &tz), WG_EINVALID);
+	CHECK_ERR(wg_date_parse("14 Nov 2023 -1:00:00 +0000", &ts, &tz), WG_EINVALID);
+	CHECK_ERR(wg_date_parse("14 Nov 2023 10:-5:00 +0000", &ts, &tz), WG_EINVALID);
+	CHECK_ERR(wg_date_parse("14 Nov 2023 10:05:-3 +0000", &ts, &tz), WG_EINVALID);
+	CHECK_ERR(wg_date_parse("2023-11-14 22:-1:20 +0000", &ts, &tz), WG_EINVALID);
+	CHECK_ERR(wg_date_parse("2023-13-14 22:13:20 +0000", &ts, &tz), WG_EINVALID);
+}
+
 WG_TEST_MAIN("commit_tag",
+	WG_TEST(test_date_parse),
 	WG_TEST(test_fixture_round_trips),
 	WG_TEST(test_commit_fields),
 	WG_TEST(test_tag_fields),

@@ -1302,6 +1302,28 @@ static void test_remote_ref_helpers(void)
 	CHECK_ERR(wg_remote_refname_dup(&name, "refs/x", 6), 0);
 	wg_free(name);
 	CHECK_ERR(wg_remote_refname_dup(&name, "refs/heads/*", 12), WG_ECORRUPT);
+	/* Found by fuzz_refname: a name so long that the rule it breaks was
+	 * cut off the end of the error message was taken as valid. Every
+	 * length around the message buffer's size must still be refused. */
+	{
+		struct wg_buf long_name = WG_BUF_INIT;
+		int refused = 0, total = 0;
+		for (size_t n = 900; n < 1200; n++) {
+			wg_buf_reset(&long_name);
+			wg_buf_adds(&long_name, "refs/heads/");
+			while (long_name.len < n)
+				wg_buf_addch(&long_name, 'a');
+			wg_buf_adds(&long_name, "/../x");
+			name = NULL;
+			total++;
+			if (wg_remote_refname_dup(&name, (const char *)long_name.data,
+						  long_name.len) == WG_ECORRUPT && !name)
+				refused++;
+			wg_free(name);
+		}
+		CHECK(refused == total);
+		wg_buf_release(&long_name);
+	}
 	CHECK_OK(wg_remote_oid_parse(&oid, fx_sha256(), fx_hexid(fx_sha256(), 'A'), fx_sha256()->hexsz));
 	CHECK(wg_oid_algo(&oid) == fx_sha256());
 	CHECK_STR(wg_oid_hex(&oid), fx_hexid(fx_sha256(), 'a'));
