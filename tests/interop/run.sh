@@ -63,24 +63,26 @@ fi
 total_pass=0 total_fail=0 total_skip=0
 failed_scripts=()
 
-# children_cpu: the CPU seconds (user + system) of the finished children of
-# this shell so far, from the second line of `times` ("0m1.250s 0m0.310s").
-children_cpu() {
-	times | awk 'NR == 2 {
+# cpu_seconds FILE: the CPU seconds (user + system) of finished children in
+# a saved `times` output (its second line: "0m1.250s 0m0.310s"). `times`
+# itself must run in this shell, not in a $(...) subshell, whose children
+# are not ours.
+cpu_seconds() {
+	awk 'NR == 2 {
 		n = 0
 		for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] }
 		printf "%d\n", n + 0.5
-	}'
+	}' "$1"
 }
 
 # run_one SCRIPT: run one test script in a new sandbox under $base.
 run_one() {
-	local script=$1 name sandbox status=0 result p=0 f=0 s=0 all="" start secs cpu0 cpu
+	local script=$1 name sandbox status=0 result p=0 f=0 s=0 all="" start secs cpu
 	name=$(basename "$script" .sh)
-	start=$(date +%s)
-	cpu0=$(children_cpu)
 	sandbox="$base/$name"
 	mkdir -p "$sandbox/work" "$sandbox/home" "$sandbox/tmp"
+	start=$(date +%s)
+	times >"$sandbox/times0"
 	# The test user's global config, written by the reference git itself.
 	local gc="$sandbox/home/.gitconfig"
 	"$GIT" config --file "$gc" user.name "A U Thor"
@@ -104,7 +106,8 @@ run_one() {
 		timeout -k 10 "${WG_INTEROP_TIMEOUT:-600}" bash "$script") \
 		>"$sandbox/log" 2>&1 || status=$?
 	secs=$(($(date +%s) - start))
-	cpu=$(($(children_cpu) - cpu0))
+	times >"$sandbox/times1"
+	cpu=$(($(cpu_seconds "$sandbox/times1") - $(cpu_seconds "$sandbox/times0")))
 
 	if [ -f "$sandbox/result" ]; then
 		read -r p f s all <"$sandbox/result"
