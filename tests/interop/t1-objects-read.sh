@@ -176,6 +176,9 @@ for fmt in sha1 sha256; do
 		'[%(rest)] %(objectname)' '%(rest)%(rest)' '%%(objectname) %x %(objecttype)%' ''; do
 		check_same "$fmt: cat-file --batch-check='$format'" \
 			"wg cat-file --batch-check='$format' <names-$fmt" "rg cat-file --batch-check='$format' <names-$fmt"
+	done
+	# With the contents after each line: the same expansion, two formats.
+	for format in '[%(rest)] %(objectname)' ''; do
 		check_same "$fmt: cat-file --batch='$format'" \
 			"wg cat-file --batch='$format' <names-$fmt" "rg cat-file --batch='$format' <names-$fmt"
 	done
