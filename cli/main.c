@@ -15,7 +15,8 @@ static const struct cli_command commands[] = {
 	  "[--ref-format=<format>] [-b <branch-name>] [<directory>]" },
 	{ "hash-object", cmd_hash_object, "webgit hash-object [-t <type>] [-w] [--literally] "
 	  "[--stdin] [--] <file>..." },
-	{ "cat-file", cmd_cat_file, "webgit cat-file (-t | -s | -e | -p | <type>) <object>" },
+	{ "cat-file", cmd_cat_file, "webgit cat-file (-t | -s | -e | -p | <type>) <object> | "
+	  "(--batch | --batch-check)[=<format>] [--batch-all-objects] [--buffer]" },
 	{ "ls-tree", cmd_ls_tree, "webgit ls-tree [-d] [-r] [-t] [-l] [-z] [--name-only] "
 	  "[--object-only] <tree-ish> [<path>...]" },
 	{ "mktree", cmd_mktree, "webgit mktree [-z] [--missing]" },

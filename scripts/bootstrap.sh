@@ -2,7 +2,9 @@
 # Idempotent set-up for a fresh Debian 12 machine: system packages, third-party
 # sources (fetched as Debian source packages into .cache/, never committed) and
 # the reference git used by the interop tests. Safe to run again: every step
-# checks a stamp or the presence of its result first.
+# checks a stamp or the presence of its result first. Source packages come
+# from the Debian mirror in the machine's own apt sources (it fails, saying
+# so, when there is none); no mirror or registry host is named here.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,13 +33,64 @@ fi
 
 # --- 2. Debian source packages (private sources list, system config untouched)
 APT_DIR="$CACHE/apt"
+
+# apt_mirror: the machine's own Debian mirror, from its apt sources: the
+# first URI of a deb822 stanza (/etc/apt/sources.list.d/*.sources) or a
+# one-line entry (/etc/apt/sources.list, sources.list.d/*.list) that is
+# enabled, of type deb or deb-src, and not the security archive (whose
+# suites are "<codename>-security" only). This script names no host itself.
+apt_mirror() {
+  local f files=()
+  for f in /etc/apt/sources.list.d/*.sources; do [ -f "$f" ] && files+=("$f"); done
+  if [ ${#files[@]} -gt 0 ]; then
+    # Stanzas are separated by blank lines; fields are "Name: value".
+    awk '
+      function flush() {
+        if (uris != "" && types ~ /(^| )deb(-src)?( |$)/ && enabled != "no" &&
+            suites !~ /^[^ ]*-security( |$)/ && !found) {
+          split(uris, u, " "); print u[1]; found = 1
+        }
+        uris = types = suites = enabled = ""
+      }
+      FNR == 1 { flush() }
+      /^[ \t]*$/ { flush(); next }
+      /^#/ { next }
+      tolower($1) == "uris:"    { $1 = ""; uris = $0; sub(/^ +/, "", uris) }
+      tolower($1) == "types:"   { $1 = ""; types = $0; sub(/^ +/, "", types) }
+      tolower($1) == "suites:"  { $1 = ""; suites = $0; sub(/^ +/, "", suites) }
+      tolower($1) == "enabled:" { enabled = tolower($2) }
+      END { flush() }
+    ' "${files[@]}"
+  fi
+  files=()
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do [ -f "$f" ] && files+=("$f"); done
+  if [ ${#files[@]} -gt 0 ]; then
+    # "deb [options] URI suite component...": skip the options, then URI.
+    awk '
+      $1 == "deb" || $1 == "deb-src" {
+        i = 2
+        if ($i ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
+        if (i + 1 <= NF && $(i + 1) !~ /-security$/) { print $i; exit }
+      }
+    ' "${files[@]}"
+  fi
+}
+
+APT_MIRROR=
 apt_src() {   # apt_src SUITE PACKAGE  -> unpacks into $SRC/<pkg>-<ver>/
   local suite=$1 pkg=$2 dir="$APT_DIR/$1"
   mkdir -p "$dir/lists/partial"
-  local uri
-  uri=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
-  [ -n "$uri" ] || uri=http://deb.debian.org/debian
-  echo "deb-src $uri $suite main" > "$dir/src.list"
+  if [ -z "$APT_MIRROR" ]; then
+    APT_MIRROR=$(apt_mirror | head -n 1)
+    if [ -z "$APT_MIRROR" ]; then
+      log "no Debian mirror in this machine's apt sources (/etc/apt/sources.list or"
+      log "/etc/apt/sources.list.d/*.sources, *.list): add one, e.g. a deb822 stanza with"
+      log "'Types: deb', 'URIs: <your mirror>', 'Suites: bookworm', 'Components: main'"
+      exit 1
+    fi
+    log "Debian mirror from the apt sources: $APT_MIRROR"
+  fi
+  echo "deb-src $APT_MIRROR $suite main" > "$dir/src.list"
   local A=(-o Dir::Etc::SourceList="$dir/src.list" -o Dir::Etc::SourceParts=/dev/null
            -o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache")
   if [ ! -f "$dir/updated" ]; then apt-get "${A[@]}" -qq update >&2; touch "$dir/updated"; fi

@@ -19,10 +19,11 @@
 #
 # Both build what they need first: scripts/bootstrap.sh, then the webgit JS
 # package (release) in build/demo-wasm, or for --cli the native webgit in
-# build/release.
+# build/release (scripts/release-builds.sh; scripts/test.sh builds the same).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/scripts/release-builds.sh"
 
 usage() {
 	sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
@@ -38,8 +39,9 @@ usage() {
 demo_cli() {
 	"$ROOT/scripts/bootstrap.sh"
 	echo "building webgit (build/release)..." >&2
-	cmake -S "$ROOT" -B "$ROOT/build/release" -DCMAKE_BUILD_TYPE=Release >/dev/null
-	cmake --build "$ROOT/build/release" -j"$(nproc)" --target webgit >/dev/null
+	mkdir -p "$ROOT/build/release"
+	local log="$ROOT/build/release/demo-build.log"
+	wg_build_release_native "$ROOT" >"$log" 2>&1 || { tail -n 60 "$log" >&2; exit 1; }
 
 	WEBGIT="$ROOT/build/release/webgit"
 	export GIT="$ROOT/.cache/git-ref/bin/git"
@@ -116,13 +118,7 @@ demo_web() {
 	mkdir -p "$build"
 	echo "building the webgit JS package (build/demo-wasm, release)..." >&2
 	export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
-	if [ ! -f "$build/CMakeCache.txt" ]; then
-		emcmake cmake -S "$ROOT" -B "$build" -DCMAKE_BUILD_TYPE=Release \
-			-DCMAKE_PROJECT_INCLUDE="$ROOT/wasm/wasm.cmake" >"$log" 2>&1 \
-			|| { tail -n 40 "$log" >&2; exit 1; }
-	fi
-	cmake --build "$build" -j"$(nproc)" --target webgit_js_files >"$log" 2>&1 \
-		|| { tail -n 60 "$log" >&2; exit 1; }
+	wg_build_release_wasm "$ROOT" >"$log" 2>&1 || { tail -n 60 "$log" >&2; exit 1; }
 
 	export GIT="$ROOT/.cache/git-ref/bin/git"
 	DEMO_TMP=0

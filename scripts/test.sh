@@ -7,23 +7,29 @@
 #   2. native build with AddressSanitizer + UBSan into build/asan, then ctest
 #   3. WebAssembly build into build/wasm, then ctest (the same unit tests,
 #      run by Node), then the JS API's tests (tests/js/run.sh) in Node
-#   4. the interop tests: tests/interop/run.sh with build/asan/webgit against
+#   4. the optimized builds the README's commands use (scripts/release-builds.sh,
+#      shared with scripts/demo.sh): the native CLI in build/release and
+#      (unless --no-wasm) the WebAssembly JS package in build/demo-wasm,
+#      warnings as errors; each is one stage, counted passed or failed
+#   5. the interop tests: tests/interop/run.sh with build/asan/webgit against
 #      the reference git in .cache/git-ref
-#   5. a fuzz smoke run: the libFuzzer targets (build/fuzz, clang) replay
+#   6. a fuzz smoke run: the libFuzzer targets (build/fuzz, clang) replay
 #      their regression inputs and seeds, then fuzz for a few seconds each
 #      (WG_FUZZ_SECONDS, default 10; -j N targets at a time; scripts/fuzz.sh
 #      runs longer campaigns)
 #
 # It prints one line per stage and finally "N passed, N failed", counting the
-# ctest tests of both configurations, the interop assertions and one test
-# per fuzz target; it exits non-zero if anything failed. A build that fails counts as one failure (the
-# tests are still run, from what could be built). Logs go to build/logs/; the relevant part of a log is
-# shown when its stage fails. Builds are incremental: running it again after
-# a small change rebuilds only what changed.
+# ctest tests of both configurations, the release builds, the interop
+# assertions and one test per fuzz target; it exits non-zero if anything
+# failed. A build that fails counts as one failure (the tests are still run,
+# from what could be built). Logs go to build/logs/; the relevant part of a
+# log is shown when its stage fails. Builds are incremental: running it again
+# after a small change rebuilds only what changed.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
+. "$ROOT/scripts/release-builds.sh"
 
 bootstrap=1 wasm=1 interop=1 fuzz=1
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -35,7 +41,7 @@ while [ $# -gt 0 ]; do
 	--no-fuzz) fuzz=0 ;;
 	-j) jobs=$2; shift ;;
 	-j*) jobs=${1#-j} ;;
-	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -172,7 +178,23 @@ if [ "$wasm" = 1 ]; then
 	fi
 fi
 
-# --- 4. interop against the reference git --------------------------------------
+# --- 4. the release builds of the README's commands ----------------------------
+# scripts/demo.sh builds these on a fresh machine; -O2 finds warnings the
+# -O0 sanitizer build does not, so build them here, in the same directories
+# (the demo then finds them built).
+# release_stage NAME FUNCTION: one stage, one passed or one failed.
+release_stage() {
+	if WG_JOBS=$jobs step "$1 build" "$LOGS/$1-build.log" "$2" "$ROOT"; then
+		echo "$1: built"
+		passed=$((passed + 1))
+	fi
+}
+release_stage release-native wg_build_release_native
+if [ "$wasm" = 1 ]; then
+	release_stage release-wasm wg_build_release_wasm
+fi
+
+# --- 5. interop against the reference git --------------------------------------
 if [ "$interop" = 1 ]; then
 	log="$LOGS/interop.log"
 	status=0

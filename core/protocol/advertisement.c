@@ -245,12 +245,16 @@ static int set_algo(struct wg_advertisement *adv)
 	return 0;
 }
 
-/* "<oid> <name>": split and check the id; the name is left to the caller. */
+/* "<oid> <name>": split and check the id; the name is left to the caller.
+ * On an error *name is NULL and *name_len 0: the outputs are set on every
+ * path, so no caller (and no optimizer) sees them unset. */
 static int split_ref_line(struct wg_advertisement *adv, const unsigned char *line, size_t len,
 			  struct wg_oid *oid, const char **name, size_t *name_len)
 {
 	const unsigned char *sp = memchr(line, ' ', len);
 	int err;
+	*name = NULL;
+	*name_len = 0;
 	if (!sp)
 		return corrupt_line("expected '<object id> <ref name>' in the ref advertisement",
 				    line, len);

@@ -85,16 +85,18 @@ fx_loose_objects() {
 	)
 }
 
-fx_object_count() {
+fx_object_count() (
+	set -o pipefail
 	fx_loose_objects "$1" | wc -l | tr -d ' '
-}
+)
 
-fx_objects_of_type() {
-	local gitdir="$1" type="$2" id
-	fx_loose_objects "$gitdir" | while read -r id; do
-		[ "$("$GIT" --git-dir="$gitdir" cat-file -t "$id")" = "$type" ] && echo "$id"
-	done
-}
+# One git process for all of them; fails when git does.
+fx_objects_of_type() (
+	set -o pipefail
+	fx_loose_objects "$1" |
+		"$GIT" --git-dir="$1" cat-file --batch-check='%(objecttype) %(objectname)' |
+		awk -v t="$2" '$1 == t { print $2 } $1 != t && $2 == "missing" { exit 1 }'
+)
 
 # fx_make_files DIR: files for hash-object tests (no git involved).
 fx_make_files() {

@@ -49,8 +49,17 @@
 #   note TEXT                       prints a comment line into the log
 #
 # CMD runs in a subshell (a shell function is fine; a `cd` or variable set in
-# it does not leak out). Its stdout and stderr go to the files named by
-# $LAST_OUT and $LAST_ERR, which stay readable until the next assertion.
+# it does not leak out) with `set -o pipefail`: a pipeline in it (in a
+# check_same string or a function) fails when any command of the pipeline
+# fails, not only the last one, so `"$WEBGIT" ... | sort` cannot pass on
+# webgit's failure. (A `sh -c` or `bash -c` starts a new shell without it:
+# write `bash -o pipefail -c` there.) Its stdout and stderr go to the files
+# named by $LAST_OUT and $LAST_ERR, which stay readable until the next
+# assertion.
+#
+# Never hide a command's status from an assertion: no `|| true`, no
+# `$(cmd)` whose status is dropped, no `grep -v ... || true` to accept an
+# empty result (test grep's status instead: 1 is "no line", 2 an error).
 #
 # A CRASH always fails an assertion, whatever the helper: an exit status of
 # 129 or more (death by a signal: bash reports 128+N), 124 (timeout), 125,
@@ -114,12 +123,13 @@ wg__crashed() {
 	grep -qE "$wg__crash_re" "$2" 2>/dev/null
 }
 
-# wg__run OUT ERR CMD...: run CMD in a subshell, sets wg__status.
+# wg__run OUT ERR CMD...: run CMD in a subshell with pipefail, sets
+# wg__status.
 wg__run() {
 	local out=$1 err=$2
 	shift 2
 	wg__status=0
-	("$@") >"$out" 2>"$err" </dev/null || wg__status=$?
+	(set -o pipefail; "$@") >"$out" 2>"$err" </dev/null || wg__status=$?
 }
 
 wg__cmdtext() { local IFS=' '; printf '%s' "$*"; }

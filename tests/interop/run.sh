@@ -12,7 +12,9 @@
 #
 # The environment each script gets, and the helpers it uses, are described
 # at the top of tests/interop/lib.sh. Every script runs under a time limit of
-# $WG_INTEROP_TIMEOUT seconds (default 600). Prints one line per script and
+# $WG_INTEROP_TIMEOUT seconds (default 600). Prints one line per script,
+# with the seconds it took (keep each well inside that limit) and the CPU
+# seconds its processes used (when much less, the machine was busy), and
 # finally "N passed, N failed" (plus ", N skipped" when some were); exits
 # non-zero if anything failed. Sandboxes and logs are deleted when all pass
 # and kept (their path is printed) when something fails.
@@ -61,12 +63,26 @@ fi
 total_pass=0 total_fail=0 total_skip=0
 failed_scripts=()
 
+# cpu_seconds FILE: the CPU seconds (user + system) of finished children in
+# a saved `times` output (its second line: "0m1.250s 0m0.310s"). `times`
+# itself must run in this shell, not in a $(...) subshell, whose children
+# are not ours.
+cpu_seconds() {
+	awk 'NR == 2 {
+		n = 0
+		for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] }
+		printf "%d\n", n + 0.5
+	}' "$1"
+}
+
 # run_one SCRIPT: run one test script in a new sandbox under $base.
 run_one() {
-	local script=$1 name sandbox status=0 result p=0 f=0 s=0 all=""
+	local script=$1 name sandbox status=0 result p=0 f=0 s=0 all="" start secs cpu
 	name=$(basename "$script" .sh)
 	sandbox="$base/$name"
 	mkdir -p "$sandbox/work" "$sandbox/home" "$sandbox/tmp"
+	start=$(date +%s)
+	times >"$sandbox/times0"
 	# The test user's global config, written by the reference git itself.
 	local gc="$sandbox/home/.gitconfig"
 	"$GIT" config --file "$gc" user.name "A U Thor"
@@ -89,6 +105,9 @@ run_one() {
 		WG_INTEROP_RESULT="$sandbox/result" \
 		timeout -k 10 "${WG_INTEROP_TIMEOUT:-600}" bash "$script") \
 		>"$sandbox/log" 2>&1 || status=$?
+	secs=$(($(date +%s) - start))
+	times >"$sandbox/times1"
+	cpu=$(($(cpu_seconds "$sandbox/times1") - $(cpu_seconds "$sandbox/times0")))
 
 	if [ -f "$sandbox/result" ]; then
 		read -r p f s all <"$sandbox/result"
@@ -104,11 +123,11 @@ run_one() {
 
 	if [ "$f" -gt 0 ]; then
 		failed_scripts+=("$name")
-		printf 'FAIL %s: %d passed, %d failed\n' "$name" "$p" "$f"
+		printf 'FAIL %s: %d passed, %d failed (%d s, CPU %d s)\n' "$name" "$p" "$f" "$secs" "$cpu"
 	elif [ -n "$all" ]; then
-		printf 'SKIP %s: %s\n' "$name" "$(sed -n 's/^1\.\.0 # SKIP //p' "$sandbox/log" | sed -n 1p)"
+		printf 'SKIP %s: %s (%d s)\n' "$name" "$(sed -n 's/^1\.\.0 # SKIP //p' "$sandbox/log" | sed -n 1p)" "$secs"
 	else
-		printf 'ok   %s: %d passed%s\n' "$name" "$p" "$([ "$s" -gt 0 ] && echo ", $s skipped")"
+		printf 'ok   %s: %d passed%s (%d s, CPU %d s)\n' "$name" "$p" "$([ "$s" -gt 0 ] && echo ", $s skipped")" "$secs" "$cpu"
 	fi
 	if [ "$verbose" = 1 ]; then
 		sed 's/^/    /' "$sandbox/log"

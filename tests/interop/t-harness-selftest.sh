@@ -48,11 +48,17 @@ check_same "different stdout fails" 'echo a' 'echo b'
 check_same "a failing command fails check_same" 'false' 'false'
 check_output "wrong output fails" "x" echo y
 check_fail "an ordinary error passes" false
+# A failing command hidden on the left of a pipeline still fails.
+check_same "a failure left of a pipe fails check_same" 'false | cat' 'true | cat'
+check "a failure left of a pipe fails check" eval 'false | cat'
+check_output "a failure left of a pipe fails check_output" "" eval 'false | sort'
+f() { printf 'x\n' | false | cat; }
+check "a failure inside a function's pipeline fails check" f
 skip "one skip"
 EOF
 check_fail "the inner script reports failure" \
 	env WG_INTEROP_RESULT="$PWD/inner.result" bash inner.sh
-check_output "inner counts: 1 passed, 10 failed, 1 skipped" "1 10 1" \
+check_output "inner counts: 1 passed, 14 failed, 1 skipped" "1 14 1" \
 	sh -c 'read -r p f s rest <inner.result && echo "$p $f $s"'
 
 cat >dies.sh <<'EOF'

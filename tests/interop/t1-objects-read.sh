@@ -3,8 +3,11 @@
 #
 # For a SHA-1 and a SHA-256 fixture repository built by the reference git
 # (fixtures.sh), every loose object is read with webgit and git and the
-# outputs compared: cat-file -t, -s, -p, -e and `cat-file TYPE` (raw bytes).
-# Every tree and commit is listed with ls-tree in several modes.  Then refs:
+# outputs compared: all at once with cat-file --batch and --batch-check
+# (default and custom formats, --batch-all-objects, names of every kind),
+# cat-file -t, -s, -p, -e and `cat-file TYPE` (raw bytes) on a sample of
+# each type, ls-tree in every mode on a few trees and ls-tree -r -t of every
+# commit (which lists every tree's entries).  Then refs:
 # rev-parse of HEAD, branches, tags (short and full names), full ids, short
 # unique and ambiguous prefixes, --show-object-format, --git-dir,
 # --is-bare-repository; and cat-file/ls-tree through ref names, with the
@@ -26,7 +29,6 @@ for fmt in sha1 sha256; do
 		continue
 	fi
 	objects=$(fx_loose_objects "$R/.git")
-	nblob=0
 	nobj=$(printf '%s\n' "$objects" | wc -l)
 	check "$fmt: fixture has many loose objects ($nobj)" test "$nobj" -gt 90
 
@@ -34,42 +36,55 @@ for fmt in sha1 sha256; do
 		"wg rev-parse --show-object-format" "rg rev-parse --show-object-format"
 
 	# --- every object -------------------------------------------------------
-	for id in $objects; do
-		type=$(rg cat-file -t "$id")
+	# All of them at once through cat-file --batch (below, with the other
+	# batch checks); here each single-object mode on the first two objects
+	# of each type, ls-tree in every mode on three trees, and ls-tree -r -t
+	# of every commit, which lists every tree's entries. (One webgit process
+	# per object and mode took many minutes under ASan on a busy machine.)
+	if ! rg cat-file --batch-check='%(objecttype) %(objectname)' <<<"$objects" >types-$fmt; then
+		check "$fmt: git cat-file --batch-check of the fixture" false
+		continue
+	fi
+	sample=$(for t in blob tree commit tag; do awk -v t=$t '$1 == t { print $2 }' types-$fmt | head -n 2; done)
+	trees=$(awk '$1 == "tree" { print $2 }' types-$fmt)
+	commits=$(awk '$1 == "commit" { print $2 }' types-$fmt)
+	check "$fmt: the fixture has every type" test "$(printf '%s\n' "$sample" | wc -l)" -eq 8
+	for id in $sample; do
+		type=$(awk -v id="$id" '$2 == id { print $1 }' types-$fmt)
 		s="$fmt $type ${id:0:12}"
 		check "$s: cat-file -e" wg cat-file -e "$id"
 		check_same "$s: cat-file -t" "wg cat-file -t $id" "rg cat-file -t $id"
 		check_same "$s: cat-file -s" "wg cat-file -s $id" "rg cat-file -s $id"
 		check_same "$s: cat-file -p (bytes)" "wg cat-file -p $id" "rg cat-file -p $id"
 		check_same "$s: cat-file $type (bytes)" "wg cat-file $type $id" "rg cat-file $type $id"
-		case "$type" in
-		tree)
-			for opts in "" "-r -t" "-z" "-r" "-d" "-r -d" "--name-only" "-r -t -z --name-only"; do
-				check_same "$s: ls-tree $opts" "wg ls-tree $opts $id" "rg ls-tree $opts $id"
-			done
-			;;
-		commit)
-			# The commit's tree gets every mode above; here, that it is peeled.
-			for opts in "" "-r -t"; do
-				check_same "$s: ls-tree $opts" "wg ls-tree $opts $id" "rg ls-tree $opts $id"
-			done
-			;;
-		blob)
-			nblob=$((${nblob:-0} + 1))
-			if [ "$nblob" -le 3 ]; then
-				check_fail "$s: cat-file tree on a blob fails" wg cat-file tree "$id"
-				check_fail "$s: ls-tree on a blob fails" wg ls-tree "$id"
-			fi
-			;;
-		esac
+		if [ "$type" = blob ]; then
+			check_fail "$s: cat-file tree on a blob fails" wg cat-file tree "$id"
+			check_fail "$s: ls-tree on a blob fails" wg ls-tree "$id"
+		fi
+	done
+	for id in $(printf '%s\n' $trees | sed -n '1p;2p;$p'); do
+		for opts in "" "-r -t" "-z" "-r" "-d" "-r -d" "--name-only" "-r -t -z --name-only"; do
+			check_same "$fmt tree ${id:0:12}: ls-tree $opts" "wg ls-tree $opts $id" "rg ls-tree $opts $id"
+		done
+	done
+	for id in $commits; do
+		check_same "$fmt commit ${id:0:12}: ls-tree -r -t" "wg ls-tree -r -t $id" "rg ls-tree -r -t $id"
 	done
 
 	# --- refs ---------------------------------------------------------------
+	refs=
 	for ref in HEAD main refs/heads/main feature refs/heads/feature oct1 oct2 oct3 side orphan \
 		v1.0 refs/tags/v1.0 v1.0-outer light refs/tags/light light-tree tree-tag blob-tag \
 		signed-v2 side-signed; do
-		check_same "$fmt: rev-parse $ref" "wg rev-parse $ref" "rg rev-parse $ref"
+		refs="$refs $ref"
+	done
+	for ref in HEAD refs/heads/main oct1 v1.0 light-tree signed-v2; do
 		check_same "$fmt: rev-parse --verify $ref" "wg rev-parse --verify $ref" "rg rev-parse --verify $ref"
+	done
+	check_same "$fmt: rev-parse of every ref name" "wg rev-parse $refs" "rg rev-parse $refs"
+	check_same "$fmt: cat-file --batch of every ref name" \
+		"printf '%s\n' $refs | wg cat-file --batch" "printf '%s\n' $refs | rg cat-file --batch"
+	for ref in HEAD v1.0 light-tree tree-tag blob-tag; do
 		check_same "$fmt: cat-file -t $ref" "wg cat-file -t $ref" "rg cat-file -t $ref"
 		check_same "$fmt: cat-file -p $ref" "wg cat-file -p $ref" "rg cat-file -p $ref"
 	done
@@ -129,6 +144,52 @@ for fmt in sha1 sha256; do
 	else
 		check "$fmt: found two blobs whose ids share a 4-digit prefix" false
 	fi
+
+	# --- cat-file --batch and --batch-check, byte for byte ----------------------
+	# Every object at once (also what the loop above does one by one), then
+	# names of every kind: refs, peeling, paths (with spaces), missing ones,
+	# an ambiguous prefix, an empty line, a CRLF line end, text after the
+	# name (which only %(rest) splits off), a last line without newline.
+	printf '%s\n' "$objects" >objects-$fmt
+	check "$fmt: the object list is not empty" test -s objects-$fmt
+	for mode in --batch --batch-check; do
+		check_same "$fmt: cat-file $mode of every object" \
+			"wg cat-file $mode <objects-$fmt" "rg cat-file $mode <objects-$fmt"
+		check_same "$fmt: cat-file --batch-all-objects $mode" \
+			"wg cat-file --batch-all-objects $mode" "rg cat-file --batch-all-objects $mode"
+	done
+	missing=$(printf '%0*d' "$(fx_hexlen $fmt)" 0 | tr 0 e)
+	{
+		printf '%s\n' HEAD main v1.0 v1.0-outer 'v1.0^{}' 'HEAD^{tree}' HEAD~2 'HEAD:README.md' \
+			'HEAD:dir with space/file with space' 'HEAD~3:dir with space' light-tree blob-tag \
+			no-such-ref 'HEAD:no/such/path' "$missing" '' 'HEAD^{blob}' \
+			"${a:0:4}" "$(rg rev-parse --short=12 HEAD)" 'main	tab then text' 'v1.0 and some rest'
+		printf 'HEAD~1\r\n'
+		printf '  leading-space\n'
+		printf 'light'
+	} >names-$fmt
+	check_same "$fmt: cat-file --batch of all kinds of names" \
+		"wg cat-file --batch <names-$fmt" "rg cat-file --batch <names-$fmt"
+	check_same "$fmt: cat-file --batch-check --buffer of all kinds of names" \
+		"wg cat-file --batch-check --buffer <names-$fmt" "rg cat-file --batch-check --buffer <names-$fmt"
+	for format in '%(objectname)' '%(objecttype) %(objectsize)' '%(objectname) %(objecttype) %(objectsize)' \
+		'[%(rest)] %(objectname)' '%(rest)%(rest)' '%%(objectname) %x %(objecttype)%' ''; do
+		check_same "$fmt: cat-file --batch-check='$format'" \
+			"wg cat-file --batch-check='$format' <names-$fmt" "rg cat-file --batch-check='$format' <names-$fmt"
+	done
+	# With the contents after each line: the same expansion, two formats.
+	for format in '[%(rest)] %(objectname)' ''; do
+		check_same "$fmt: cat-file --batch='$format'" \
+			"wg cat-file --batch='$format' <names-$fmt" "rg cat-file --batch='$format' <names-$fmt"
+	done
+	check_same "$fmt: cat-file --batch-all-objects --batch-check='%(objecttype) %(objectname)'" \
+		"wg cat-file --batch-all-objects --batch-check='%(objecttype) %(objectname)'" \
+		"rg cat-file --batch-all-objects --batch-check='%(objecttype) %(objectname)'"
+	for format in '%(nosuchatom)' '%(objectname' '%()'; do
+		check_same "$fmt: cat-file --batch-check='$format': git's error and status" \
+			"wg cat-file --batch-check='$format' </dev/null 2>&1; echo \"exit \$?\"" \
+			"rg cat-file --batch-check='$format' </dev/null 2>&1; echo \"exit \$?\""
+	done
 done
 
 

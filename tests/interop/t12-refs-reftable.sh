@@ -25,9 +25,13 @@ require_webgit
 
 W=$WEBGIT
 
+# Each run is an assertion: a command that fails with git or with webgit
+# fails, rather than leaving the comparisons that follow to pass on two
+# repositories where nothing happened.
+in_repo() { cd "$1" && X=$2 && eval "$3"; }
 run_both() {
-	(cd rg && X="$GIT" eval "$1") >/dev/null 2>&1
-	(cd rw && X="$W" eval "$1") >/dev/null 2>&1
+	check "$fmt: with git: $1" in_repo rg "$GIT" "$1"
+	check "$fmt: with webgit: $1" in_repo rw "$W" "$1"
 }
 
 # Everything that says what a reftable repository holds, as git shows it.
@@ -71,7 +75,7 @@ for fmt in sha1 sha256; do
 	run_both '$X update-ref --no-deref -m detach HEAD '$C2
 	run_both '$X update-ref -d refs/heads/s1 '$C1
 	# Many small transactions: the stack auto-compacts as it grows.
-	run_both 'for i in $(seq 1 40); do $X update-ref -m "loop $i" refs/heads/loop$((i % 7)) $( [ $((i % 2)) = 0 ] && echo '$C1' || echo '$C2'); done'
+	run_both 'for i in $(seq 1 40); do $X update-ref -m "loop $i" refs/heads/loop$((i % 7)) $( [ $((i % 2)) = 0 ] && echo '$C1' || echo '$C2') || exit; done'
 
 	check_same "$fmt: git reads webgit's refs and reflogs as its own" "state rg" "state rw"
 	for cmd in "show-ref" "show-ref -d" "for-each-ref" "reflog" "reflog show refs/heads/feature" \
@@ -147,7 +151,8 @@ mixed@{2} by-git" sh -c 'cd rw && "$GIT" reflog show --format="%gd %gs" refs/hea
 	check "$fmt: ...while reading still works" sh -c 'cd rw && "$WEBGIT" show-ref refs/heads/feature'
 	rm rw/.git/reftable/tables.list.lock
 	check_output "$fmt: refusals changed nothing" "$before" snap rw
-	check_output "$fmt: no lock or temporary file left" "" sh -c 'ls rw/.git/reftable | grep -v "\.ref$" | grep -v "^tables.list$" || true'
+	check_output "$fmt: no lock or temporary file left" "" bash -c 'ls rw/.git/reftable >ls.out &&
+		{ grep -v -e "\.ref\$" -e "^tables\.list\$" ls.out; [ $? -eq 1 ]; }'
 
 	[ $fmt = sha1 ] || continue
 
@@ -216,7 +221,7 @@ mixed@{2} by-git" sh -c 'cd rw && "$GIT" reflog show --format="%gd %gs" refs/hea
 	done
 	wait
 	check_output "concurrent writers: every refusal is a lock error" "" \
-		sh -c 'cat conc*.err | grep -v "cannot lock references" || true'
+		bash -c 'cat conc*.err >conc.err && { grep -v "cannot lock references" conc.err; [ $? -eq 1 ]; }'
 	check "concurrent writers: most updates landed" sh -c '[ $(cat conc*.ok | wc -l) -ge 50 ]'
 	check "concurrent writers: git refs verify is clean" sh -c 'cd rw && "$GIT" refs verify'
 	check_output "concurrent writers: every ref exists" 4 sh -c 'cd rw && "$GIT" for-each-ref "refs/heads/conc*" | wc -l'

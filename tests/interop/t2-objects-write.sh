@@ -8,15 +8,15 @@
 #     any repository;
 #   - every fixture object is re-created by webgit: blobs with hash-object -w
 #     --stdin, trees with hash-object -w -t tree of their raw bytes and again
-#     with mktree from git's ls-tree output (bottom-up, and again with -z,
-#     shuffled input, --missing), commits and tags with hash-object -w -t
+#     with mktree from git's ls-tree output (bottom-up; and with -z for a
+#     few, shuffled input, --missing), commits and tags with hash-object -w -t
 #     commit/tag of their raw bytes -- same ids;
 #   - commit-tree (root, one parent, several, -m repeated, -F file, -F -,
 #     stdin, author/committer from the environment in several date formats,
 #     and from config) gives the ids `git commit-tree` gives for the same input;
 #   - finally W holds exactly the objects FX holds, `git fsck --strict` of W
 #     is clean (refs set with git so connectivity is checked too), and git
-#     prints every object of W as it prints FX's.
+#     reads every object of W as it reads FX's (cat-file --batch).
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fixtures.sh"
@@ -97,7 +97,8 @@ for fmt in sha1 sha256; do
 		made[$id]=1
 	}
 	for id in $trees; do mk_tree "$id"; done
-	for id in $trees; do
+	# -z reads the same entries another way: three trees are enough.
+	for id in $(printf '%s\n' $trees | sed -n '1p;2p;$p'); do
 		check_output "$fmt: mktree -z reproduces tree ${id:0:12}" "$id" \
 			sh -c '"$GIT" -C "$1" ls-tree -z "$2" | "$WEBGIT" -C "$3" mktree -z' sh "$FX" "$id" "$W"
 	done
@@ -191,7 +192,7 @@ line 3
 	# A chain: each commit is the parent of the next, in both repositories.
 	wp=$(wct "$T2" -m 'chain 0' 2>/dev/null | head -n 1)
 	gp=$(gct "$T2" -m 'chain 0' | head -n 1)
-	check "$fmt: chain start ids equal" test "$wp" = "$gp"
+	check "$fmt: chain start ids equal" test -n "$gp" -a "$wp" = "$gp"
 	for i in 1 2 3; do
 		check_same "$fmt: commit-tree chain $i" "wct $T1 -p $gp -m 'chain $i'" "gct $T1 -p $gp -m 'chain $i'"
 		gp=$(gct "$T1" -p "$gp" -m "chain $i" | head -n 1)
@@ -235,8 +236,8 @@ line 3
 	check_same "$fmt: W and FX hold the same objects" \
 		"fx_loose_objects '$W/.git'" "fx_loose_objects '$FX/.git'"
 	check_output "$fmt: nothing but loose objects under W/.git/objects" "" \
-		sh -c 'cd "$1/.git" && find objects -type f ! -path "objects/info/*" ! -path "objects/pack/*" |
-			{ grep -Ev "^objects/[0-9a-f]{2}/[0-9a-f]{$2}\$" || true; }' sh "$W" "$(($(fx_hexlen $fmt) - 2))"
+		bash -o pipefail -c 'cd "$1/.git" && find objects -type f ! -path "objects/info/*" ! -path "objects/pack/*" |
+			{ grep -Ev "^objects/[0-9a-f]{2}/[0-9a-f]{$2}\$"; [ $? -eq 1 ]; }' sh "$W" "$(($(fx_hexlen $fmt) - 2))"
 	# Point refs at the fixture's branches and tags so fsck walks everything.
 	fxg for-each-ref --format='%(objectname) %(refname)' | while read -r id ref; do
 		"$GIT" -C "$W" update-ref "$ref" "$id"
@@ -244,11 +245,11 @@ line 3
 	"$GIT" -C "$W" symbolic-ref HEAD refs/heads/main
 	check "$fmt: git fsck --strict --no-dangling of W" "$GIT" -C "$W" fsck --strict --no-dangling
 	check_output "$fmt: git fsck of W reports nothing" "" \
-		sh -c '"$GIT" -C "$1" fsck --strict --no-dangling --no-progress 2>&1 | { grep -v "^notice:" || true; }' sh "$W"
-	for id in $(fx_loose_objects "$W/.git"); do
-		check_same "$fmt: git cat-file -p ${id:0:12} same in W and FX" \
-			"\"\$GIT\" -C '$W' cat-file -p $id" "\"\$GIT\" -C '$FX' cat-file -p $id"
-	done
+		bash -o pipefail -c '"$GIT" -C "$1" fsck --strict --no-dangling --no-progress 2>&1 |
+			{ grep -v "^notice:"; [ $? -eq 1 ]; }' sh "$W"
+	check_same "$fmt: git cat-file --batch-all-objects --batch same in W and FX" \
+		"\"\$GIT\" -C '$W' cat-file --batch-all-objects --batch" \
+		"\"\$GIT\" -C '$FX' cat-file --batch-all-objects --batch"
 	check_same "$fmt: git log of W" \
 		"\"\$GIT\" -C '$W' log --all --format='%H %P %T %an %ae %ad %cn %s' --date=raw" \
 		"\"\$GIT\" -C '$FX' log --all --format='%H %P %T %an %ae %ad %cn %s' --date=raw"

@@ -23,9 +23,13 @@ W=$WEBGIT
 
 # run_both CMDS: run the shell commands in rg with git and in rw with webgit
 # ($X is the tool).
+# Each run is an assertion: a command that fails with git or with webgit
+# fails, rather than leaving the comparisons that follow to pass on two
+# repositories where nothing happened.
+in_repo() { cd "$1" && X=$2 && eval "$3"; }
 run_both() {
-	(cd rg && X="$GIT" eval "$1") >/dev/null 2>&1
-	(cd rw && X="$W" eval "$1") >/dev/null 2>&1
+	check "$fmt: with git: $1" in_repo rg "$GIT" "$1"
+	check "$fmt: with webgit: $1" in_repo rw "$W" "$1"
 }
 
 for fmt in sha1 sha256; do
@@ -99,16 +103,22 @@ for fmt in sha1 sha256; do
 	check_same "$fmt: git show-ref after webgit's delete" 'cd pg && "$GIT" show-ref -d' 'cd pw && "$GIT" show-ref -d'
 
 	# Refusals: git's message, nothing changed.
-	snap() { (cd "$1/.git" && find refs logs -type f | sort | xargs cat; cat packed-refs 2>/dev/null) | sha1sum; }
-	before=$(snap rw)
+	snap() (
+		set -o pipefail
+		cd "$1/.git" && { find refs logs -type f | sort | xargs cat &&
+			if [ -e packed-refs ]; then cat packed-refs; fi; } | sha1sum
+	)
+	check "$fmt: snapshot of rw" snap rw
+	before=$(cat "$LAST_OUT")
 	touch rw/.git/refs/heads/feature.lock
 	check_fail "$fmt: update-ref refused by a pre-existing .lock" sh -c 'cd rw && "$WEBGIT" update-ref refs/heads/feature '$C2
 	cp "$LAST_ERR" lock.err
 	check "$fmt: lock message names the lock file" grep -q "Unable to create '.*refs/heads/feature.lock': File exists" lock.err
-	cmp_err() { # DESC CMD...: the same stderr as git's
-		(cd rw && "$GIT" "$@") >/dev/null 2>git.err
-		(cd rw && "$WEBGIT" "$@") >/dev/null 2>wg.err
-		check_same "$fmt: git's message for $*" "cat git.err" "cat wg.err"
+	# cmp_err ARGS...: refused by both, with the same stderr.
+	cmp_err() {
+		check_same "$fmt: git's message for $*" \
+			"cd rw && { \"\$GIT\" $* 2>&1 >/dev/null && echo accepted || echo refused; }" \
+			"cd rw && { \"\$WEBGIT\" $* 2>&1 >/dev/null && echo accepted || echo refused; }"
 	}
 	cmp_err update-ref refs/heads/feature $C2
 	rm rw/.git/refs/heads/feature.lock
@@ -118,14 +128,17 @@ for fmt in sha1 sha256; do
 	cmp_err update-ref refs/heads $C2
 	cmp_err update-ref 'refs/heads/bad..name' $C2
 	printf 'create refs/heads/main %s\n' $C1 >in.txt
-	(cd rw && "$GIT" update-ref --stdin <../in.txt) 2>git.err; (cd rw && "$WEBGIT" update-ref --stdin <../in.txt) 2>wg.err
-	check_same "$fmt: create of an existing ref: git's message" "cat git.err" "cat wg.err"
+	check_same "$fmt: create of an existing ref: git's message" \
+		"cd rw && { \"\$GIT\" update-ref --stdin <../in.txt 2>&1 >/dev/null && echo accepted || echo refused; }" \
+		"cd rw && { \"\$WEBGIT\" update-ref --stdin <../in.txt 2>&1 >/dev/null && echo accepted || echo refused; }"
 	printf 'update refs/heads/q %s\nupdate refs/heads/q %s\n' $C1 $C1 >in.txt
-	(cd rw && "$GIT" update-ref --stdin <../in.txt) 2>git.err; (cd rw && "$WEBGIT" update-ref --stdin <../in.txt) 2>wg.err
-	check_same "$fmt: duplicate update: git's message" "cat git.err" "cat wg.err"
+	check_same "$fmt: duplicate update: git's message" \
+		"cd rw && { \"\$GIT\" update-ref --stdin <../in.txt 2>&1 >/dev/null && echo accepted || echo refused; }" \
+		"cd rw && { \"\$WEBGIT\" update-ref --stdin <../in.txt 2>&1 >/dev/null && echo accepted || echo refused; }"
 	printf 'update refs/heads/r %s\nupdate refs/heads/r/s %s\n' $C1 $C1 >in.txt
-	(cd rw && "$GIT" update-ref --stdin <../in.txt) 2>git.err; (cd rw && "$WEBGIT" update-ref --stdin <../in.txt) 2>wg.err
-	check_same "$fmt: D/F in one transaction: git's message" "cat git.err" "cat wg.err"
+	check_same "$fmt: D/F in one transaction: git's message" \
+		"cd rw && { \"\$GIT\" update-ref --stdin <../in.txt 2>&1 >/dev/null && echo accepted || echo refused; }" \
+		"cd rw && { \"\$WEBGIT\" update-ref --stdin <../in.txt 2>&1 >/dev/null && echo accepted || echo refused; }"
 	check_output "$fmt: refusals changed nothing" "$before" snap rw
 	check_output "$fmt: no .lock left" "" sh -c 'find rw/.git -name "*.lock"'
 
@@ -136,11 +149,13 @@ for fmt in sha1 sha256; do
 	check "$fmt: 100k-ref transaction" sh -c 'cd rw && "$WEBGIT" update-ref --stdin <"$1"' sh "$big"
 	check_output "$fmt: git sees 100000 refs" 100000 sh -c 'cd rw && "$GIT" for-each-ref refs/big/ | wc -l'
 	awk -v c=$C1 -v d=$C2 'BEGIN { for (i = 0; i < 100000; i++) printf "update refs/big/r%06d %s %s\n", i, d, (i == 77777 ? d : c) }' >"$big"
-	before=$(cd rw/.git && find refs/big -type f | sort | xargs cat | sha1sum)
+	big_refs() { cd rw/.git && find refs/big -type f | sort | xargs cat | sha1sum; }
+	check "$fmt: snapshot of refs/big" big_refs
+	before=$(cat "$LAST_OUT")
 	check_fail "$fmt: 100k updates with one wrong old value fail" sh -c 'cd rw && "$WEBGIT" update-ref --stdin <"$1"' sh "$big"
 	cp "$LAST_ERR" big.err
 	check "$fmt: git's message for the wrong old value" grep -q "cannot lock ref 'refs/big/r077777': is at $C1 but expected $C2" big.err
-	check_output "$fmt: nothing moved" "$before" sh -c 'cd rw/.git && find refs/big -type f | sort | xargs cat | sha1sum'
+	check_output "$fmt: nothing moved" "$before" big_refs
 	check_output "$fmt: no .lock left after the failed transaction" "" sh -c 'find rw/.git -name "*.lock"'
 	check "$fmt: git refs verify after 100k" sh -c 'cd rw && "$GIT" refs verify'
 	awk 'BEGIN { for (i = 0; i < 100000; i++) printf "delete refs/big/r%06d\n", i }' >"$big"

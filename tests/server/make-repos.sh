@@ -3,6 +3,9 @@
 # the reference git ($GIT, else `git` on PATH).
 #
 #   tests/server/make-repos.sh DIR         the sample and empty repositories
+#   tests/server/make-repos.sh --format FMT DIR
+#                                          only those of object format FMT
+#                                          (sha1 or sha256): half the work
 #   tests/server/make-repos.sh --big DIR   DIR/big.git, for benchmarks
 #
 # DIR is created if needed; a repository that already exists there is made
@@ -233,11 +236,11 @@ describe() {
 }
 
 make_samples() {
-	local dir=$1 fmt refs bare
+	local dir=$1 fmts=${2:-sha1 sha256} fmt refs bare
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/make-repos.XXXXXX")
 	trap 'rm -rf "$WORK"' EXIT
 	local work=$WORK
-	for fmt in sha1 sha256; do
+	for fmt in $fmts; do
 		build_history "$work/$fmt" "$fmt"
 		for refs in files reftable; do
 			bare="$dir/sample-$fmt-$refs.git"
@@ -457,7 +460,10 @@ if [ "${1:-}" = --big ]; then
 elif [ $# -eq 1 ] && [ "${1#-}" = "$1" ]; then
 	mkdir -p "$1"
 	make_samples "$(cd "$1" && pwd)"
+elif [ $# -eq 3 ] && [ "$1" = --format ] && { [ "$2" = sha1 ] || [ "$2" = sha256 ]; }; then
+	mkdir -p "$3"
+	make_samples "$(cd "$3" && pwd)" "$2"
 else
-	echo "usage: $0 DIR | $0 --big DIR" >&2
+	echo "usage: $0 DIR | $0 --format (sha1|sha256) DIR | $0 --big DIR" >&2
 	exit 2
 fi

@@ -21,11 +21,18 @@ int wg_test_run(int argc, char **argv, const char *suite,
 	if (argc > 2)
 		only = argv[2];
 	for (i = 0; i < count; i++) {
-		int before = wg_test_failures;
+		int before = wg_test_failures, checks = wg_test_checks;
 		if (only && strcmp(only, cases[i].name))
 			continue;
 		wg_error_clear();
 		cases[i].fn();
+		if (wg_test_checks == checks) {
+			/* A case that checks nothing proves nothing: it was
+			 * cut short, or never had a CHECK. */
+			wg_test_failures++;
+			fprintf(stderr, "%s/%s: the case made no checks\n", suite,
+				cases[i].name);
+		}
 		if (wg_test_failures != before) {
 			failed_cases++;
 			fprintf(stderr, "FAIL %s/%s\n", suite, cases[i].name);

@@ -2,7 +2,7 @@
  *
  * A test file defines `static void test_x(void)` functions and lists them
  * in a `WG_TEST_MAIN(...)`; failures are counted, not fatal, so one run
- * reports every broken check. Data files are found under WG_TEST_DATA
+ * reports every broken check. A case that runs no CHECK at all fails.  Data files are found under WG_TEST_DATA
  * (environment) or the directory given as argv[1]. */
 #ifndef WG_TEST_TEST_H
 #define WG_TEST_TEST_H
