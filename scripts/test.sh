@@ -227,7 +227,7 @@ if [ "$interop" = 1 ]; then
 	fi
 fi
 
-# --- 5. fuzz smoke run ----------------------------------------------------------
+# --- 6. fuzz smoke run ----------------------------------------------------------
 # Every target counts as one test: it passes when its regression inputs,
 # its seeds and a few seconds of fuzzing find nothing.
 if [ "$fuzz" = 1 ]; then

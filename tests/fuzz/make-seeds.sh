@@ -267,6 +267,9 @@ text date '1700000000 +0100' '@1700000000' '2023-11-14 22:13:20 +0000' \
 	'Tue, 14 Nov 2023 22:13:20 +0100' '2023-11-14T22:13:20Z' 'now' '1.day.ago' '12345 -0530'
 text ident 'A U Thor <author@example.com> 1700000000 +0100' 'C <c@x> 0 -0530' \
 	'<a@b> 1 +0000' 'Name <mail>' 'N <e> 0123 +0000' 'N <e> 99999999999999999999 +0000'
+text gitmodules '\x00[submodule "a"]\n\tpath = a\n\turl = ../a.git\n\tupdate = rebase\n' \
+	'\x01[submodule "../x"]\n\turl = https://u@h:8080/a/../%0a?q#f\n\tpath = -p\n[broken' \
+	'\x02*.c text eol=lf\n*.png binary\n'
 text url 'https://example.com/repo.git\n../other.git' 'http://user:pa%40ss@host:8080/a/./b/../c?q=1#f\n/x' \
 	'https://[::1]:443/p\n//other.example/path' 'http://h/a/b\n?query' 'HTTPS://Example.COM\nhttps://x/y'
 text revparse 'HEAD' 'main~1' 'v1^{commit}' 'v1^{tree}:dir/b' 'HEAD^2' 'topic^{}' '@' \
