@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "hash/hash.h"
+#include "object/fsck.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -116,6 +117,33 @@ static inline char *fz_cstr(const uint8_t *data, size_t size)
 	memcpy(s, data, size);
 	s[size] = '\0';
 	return s;
+}
+
+/* Hex ids are read in either case but written in lower case: the one
+ * documented difference of an object's parse/serialize round trip. */
+static inline int fz_same_but_case(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint8_t x = a[i], y = b[i];
+		if (x >= 'A' && x <= 'F')
+			x = (uint8_t)(x - 'A' + 'a');
+		if (y >= 'A' && y <= 'F')
+			y = (uint8_t)(y - 'A' + 'a');
+		if (x != y)
+			return 0;
+	}
+	return 1;
+}
+
+/* The fsck report callback of the object targets: what every report must
+ * hold (a known id, a message). */
+static inline void fz_fsck_report(void *payload, const struct wg_oid *oid,
+				  enum wg_object_type type, enum wg_fsck_msg_id id,
+				  enum wg_fsck_severity severity, const char *message)
+{
+	(void)payload; (void)oid; (void)type; (void)severity;
+	FUZZ_ASSERT(id >= 0 && id < WG_FSCK_MSG_COUNT);
+	FUZZ_ASSERT(message && strlen(message) > 0);
 }
 
 static inline const struct wg_hash_algo *fz_algo(int sha256)

@@ -9,30 +9,6 @@
 #include "object/ident.h"
 #include "util/error.h"
 
-/* Hex ids are read in either case but written in lower case: the one
- * documented difference of a round trip. */
-static int same_but_case(const uint8_t *a, const uint8_t *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		uint8_t x = a[i], y = b[i];
-		if (x >= 'A' && x <= 'F')
-			x = (uint8_t)(x - 'A' + 'a');
-		if (y >= 'A' && y <= 'F')
-			y = (uint8_t)(y - 'A' + 'a');
-		if (x != y)
-			return 0;
-	}
-	return 1;
-}
-
-static void report(void *payload, const struct wg_oid *oid, enum wg_object_type type,
-		   enum wg_fsck_msg_id id, enum wg_fsck_severity severity, const char *message)
-{
-	(void)payload; (void)oid; (void)type; (void)severity;
-	FUZZ_ASSERT(id >= 0 && id < WG_FSCK_MSG_COUNT);
-	FUZZ_ASSERT(message && strlen(message) > 0);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct wg_fsck_options fo = WG_FSCK_OPTIONS_INIT;
@@ -50,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	obj = malloc(len ? len : 1);
 	memcpy(obj, data + 1, len);
 	fo.strict = data[0] & 2;
-	fo.report = report;
+	fo.report = fz_fsck_report;
 	(void)wg_fsck_object(&fo, algo, NULL, WG_OBJ_COMMIT, obj, len);
 
 	wg_commit_init(&c);
@@ -61,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			(void)wg_ident_parse(&id, c.committer, strlen(c.committer));
 		(void)wg_commit_header(&c, "gpgsig");
 		if (!wg_commit_serialize(&c, &out)) {
-			FUZZ_ASSERT(out.len == len && same_but_case(out.data, obj, len));
+			FUZZ_ASSERT(out.len == len && fz_same_but_case(out.data, obj, len));
 			wg_commit_init(&c2);
 			FUZZ_ASSERT(wg_commit_parse(&c2, algo, out.data, out.len) == 0);
 			wg_commit_release(&c2);

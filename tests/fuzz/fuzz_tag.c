@@ -8,30 +8,6 @@
 #include "object/tag.h"
 #include "util/error.h"
 
-/* Hex ids are read in either case but written in lower case: the one
- * documented difference of a round trip. */
-static int same_but_case(const uint8_t *a, const uint8_t *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		uint8_t x = a[i], y = b[i];
-		if (x >= 'A' && x <= 'F')
-			x = (uint8_t)(x - 'A' + 'a');
-		if (y >= 'A' && y <= 'F')
-			y = (uint8_t)(y - 'A' + 'a');
-		if (x != y)
-			return 0;
-	}
-	return 1;
-}
-
-static void report(void *payload, const struct wg_oid *oid, enum wg_object_type type,
-		   enum wg_fsck_msg_id id, enum wg_fsck_severity severity, const char *message)
-{
-	(void)payload; (void)oid; (void)type; (void)severity;
-	FUZZ_ASSERT(id >= 0 && id < WG_FSCK_MSG_COUNT);
-	FUZZ_ASSERT(message && strlen(message) > 0);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct wg_fsck_options fo = WG_FSCK_OPTIONS_INIT;
@@ -49,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	obj = malloc(len ? len : 1);
 	memcpy(obj, data + 1, len);
 	fo.strict = data[0] & 2;
-	fo.report = report;
+	fo.report = fz_fsck_report;
 	(void)wg_fsck_object(&fo, algo, NULL, WG_OBJ_TAG, obj, len);
 
 	wg_tag_init(&t);
@@ -58,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (t.tagger)
 			(void)wg_ident_parse(&id, t.tagger, strlen(t.tagger));
 		if (!wg_tag_serialize(&t, &out)) {
-			FUZZ_ASSERT(out.len == len && same_but_case(out.data, obj, len));
+			FUZZ_ASSERT(out.len == len && fz_same_but_case(out.data, obj, len));
 			wg_tag_init(&t2);
 			FUZZ_ASSERT(wg_tag_parse(&t2, algo, out.data, out.len) == 0);
 			wg_tag_release(&t2);

@@ -9,14 +9,6 @@
 #include "object/tree.h"
 #include "util/error.h"
 
-static void report(void *payload, const struct wg_oid *oid, enum wg_object_type type,
-		   enum wg_fsck_msg_id id, enum wg_fsck_severity severity, const char *message)
-{
-	(void)payload; (void)oid; (void)type; (void)severity;
-	FUZZ_ASSERT(id >= 0 && id < WG_FSCK_MSG_COUNT);
-	FUZZ_ASSERT(message && strlen(message) > 0);
-}
-
 static void special(void *payload, const struct wg_oid *tree, const struct wg_oid *blob,
 		    enum wg_fsck_special kind)
 {
@@ -43,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(tree, data + 1, len);
 
 	fo.strict = data[0] & 4;
-	fo.report = report;
+	fo.report = fz_fsck_report;
 	fo.special_blob = special;
 	fsck_rc = wg_fsck_object(&fo, algo, NULL, WG_OBJ_TREE, tree, len);
 
