@@ -37,6 +37,7 @@
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/hex.h"
 #include "util/limits.h"
 #include "util/url.h"
 
@@ -166,17 +167,6 @@ static const char *excerpt(char *out, size_t outsz, const char *s, size_t len)
 	return out;
 }
 
-static int hexval(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* Does the comma-separated list `list` contain `token` (case-insensitive)? */
 static bool list_has_token(const char *list, const char *token)
 {
@@ -277,8 +267,8 @@ static int percent_decode(char **out, const char *s, size_t len, const char *wha
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	for (i = 0; i < len; i++) {
 		if (s[i] == '%') {
-			int hi = i + 2 < len ? hexval((unsigned char)s[i + 1]) : -1;
-			int lo = i + 2 < len ? hexval((unsigned char)s[i + 2]) : -1;
+			int hi = i + 2 < len ? wg_hex_value((unsigned char)s[i + 1]) : -1;
+			int lo = i + 2 < len ? wg_hex_value((unsigned char)s[i + 2]) : -1;
 			if (hi < 0 || lo < 0) {
 				memset(d, 0, len + 1);  /* not terminated yet: no free_secret */
 				wg_free(d);
@@ -1409,9 +1399,9 @@ static int parse_chunk_size(const char *s, size_t len, uint64_t *out, const char
 	const char *p = s, *end = s + len;
 	uint64_t n = 0;
 	int d;
-	if (p == end || hexval((unsigned char)*p) < 0)
+	if (p == end || wg_hex_value((unsigned char)*p) < 0)
 		goto bad;
-	while (p < end && (d = hexval((unsigned char)*p)) >= 0) {
+	while (p < end && (d = wg_hex_value((unsigned char)*p)) >= 0) {
 		if (n > (UINT64_MAX >> 4))
 			return wg_error_set(WG_ECORRUPT, "chunk size '%s' from %s is too large",
 					    excerpt(ex, sizeof(ex), s, len), url);

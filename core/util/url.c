@@ -4,6 +4,7 @@
 
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/hex.h"
 
 static bool is_scheme_char(char c, bool first)
 {
@@ -56,17 +57,6 @@ char *wg_url_redact_dup(const char *url)
 	return (char *)wg_buf_detach(&b, NULL);
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Percent-decode s[0..n) onto out; false on a bad escape. */
 static bool decode(struct wg_buf *out, const char *s, size_t n, bool *nomem)
 {
@@ -76,8 +66,8 @@ static bool decode(struct wg_buf *out, const char *s, size_t n, bool *nomem)
 			int hi, lo;
 			if (i + 2 >= n)
 				return false;
-			hi = hexval((unsigned char)s[i + 1]);
-			lo = hexval((unsigned char)s[i + 2]);
+			hi = wg_hex_value((unsigned char)s[i + 1]);
+			lo = wg_hex_value((unsigned char)s[i + 2]);
 			if (hi < 0 || lo < 0)
 				return false;
 			c = hi * 16 + lo;
