@@ -110,6 +110,15 @@ static inline const uint8_t *fz_find(const uint8_t *hay, size_t hlen, const void
 	return NULL;
 }
 
+/* A private copy of exactly `size` bytes, so that AddressSanitizer sees a
+ * read past the end (libFuzzer's own buffer may be larger). */
+static inline uint8_t *fz_dup(const uint8_t *data, size_t size)
+{
+	uint8_t *p = malloc(size ? size : 1);
+	memcpy(p, data, size);
+	return p;
+}
+
 /* A NUL-terminated copy of the input (for parsers of C strings). */
 static inline char *fz_cstr(const uint8_t *data, size_t size)
 {

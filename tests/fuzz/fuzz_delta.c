@@ -25,9 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dlen = size - 2 - blen;
 
 	/* Private copies, so reads past either end are caught. */
-	uint8_t *b = malloc(blen ? blen : 1), *d = malloc(dlen ? dlen : 1);
-	memcpy(b, base, blen);
-	memcpy(d, delta, dlen);
+	uint8_t *b = fz_dup(base, blen), *d = fz_dup(delta, dlen);
 	if (!wg_delta_sizes(d, dlen, &bsz, &rsz, &hdrlen))
 		FUZZ_ASSERT(hdrlen <= dlen);
 	check = wg_delta_check(d, dlen, blen, &result);

@@ -47,8 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	algo = fz_algo(data[0] & 1);
 	len = size - 1;
-	pack = malloc(len ? len : 1);
-	memcpy(pack, data + 1, len);
+	pack = fz_dup(data + 1, len);
 	if ((data[0] & 2) && len >= algo->rawsz)
 		wg_hash_buffer(algo, pack, len - algo->rawsz, pack + len - algo->rawsz);
 	o.algo = algo;

@@ -14,6 +14,7 @@
 
 #include <zlib.h>
 
+#include "fuzz_reftable.h"
 #include "refs/reftable.h"
 #include "util/endian.h"
 #include "util/error.h"
@@ -24,12 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct wg_reftable_source *src;
 	struct wg_reftable_table *t;
-	struct wg_reftable_iter *it;
-	struct wg_reftable_ref ref;
-	struct wg_reftable_log log;
-	struct wg_oid oid;
 	uint8_t *file, *foot;
-	size_t hsize, fsize, blen, len, n;
+	size_t hsize, fsize, blen, len;
 	uint64_t pos[5];
 	uint32_t bs;
 	int version;
@@ -74,41 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(file);
 		return 0;
 	}
-	memset(&ref, 0, sizeof(ref));
-	memset(&log, 0, sizeof(log));
-	memset(&oid, 0, sizeof(oid));
-	(void)wg_reftable_table_verify(t);
-	if (!wg_reftable_table_iter_refs(&it, t, NULL)) {
-		for (n = 0; n < 10000 && !wg_reftable_iter_next_ref(&ref, it); n++)
-			if (n == 0 && ref.type != WG_REFTABLE_REF_DELETION &&
-			    ref.type != WG_REFTABLE_REF_SYMREF)
-				oid = ref.value;
-		wg_reftable_iter_free(it);
-	}
-	wg_reftable_ref_release(&ref);
-	if (!wg_reftable_table_iter_logs(&it, t, NULL)) {
-		for (n = 0; n < 10000 && !wg_reftable_iter_next_log(&log, it); n++)
-			;
-		wg_reftable_iter_free(it);
-	}
-	wg_reftable_log_release(&log);
-	if (!wg_reftable_table_iter_logs(&it, t, "refs/heads/main")) {
-		for (n = 0; n < 1000 && !wg_reftable_iter_next_log(&log, it); n++)
-			;
-		wg_reftable_iter_free(it);
-	}
-	wg_reftable_log_release(&log);
-	oid.algo = (unsigned char)wg_reftable_table_algo(t)->id;
-	if (!wg_reftable_table_iter_refs_for(&it, t, &oid)) {
-		for (n = 0; n < 1000 && !wg_reftable_iter_next_ref(&ref, it); n++)
-			;
-		wg_reftable_iter_free(it);
-	}
-	wg_reftable_ref_release(&ref);
-	(void)wg_reftable_table_read_ref(&ref, t, "refs/heads/main");
-	wg_reftable_ref_release(&ref);
-	(void)wg_reftable_table_read_ref(&ref, t, "refs/tags/v1");
-	wg_reftable_ref_release(&ref);
+	fz_reftable_queries(t);
 	wg_reftable_table_free(t);
 	free(file);
 	return 0;

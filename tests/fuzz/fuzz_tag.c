@@ -22,8 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	algo = fz_algo(data[0] & 1);
 	len = size - 1;
-	obj = malloc(len ? len : 1);
-	memcpy(obj, data + 1, len);
+	obj = fz_dup(data + 1, len);
 	fo.strict = data[0] & 2;
 	fo.report = fz_fsck_report;
 	(void)wg_fsck_object(&fo, algo, NULL, WG_OBJ_TAG, obj, len);

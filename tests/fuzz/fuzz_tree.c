@@ -31,8 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	algo = fz_algo(data[0] & 1);
 	len = size - 1;
-	tree = malloc(len ? len : 1);
-	memcpy(tree, data + 1, len);
+	tree = fz_dup(data + 1, len);
 
 	fo.strict = data[0] & 4;
 	fo.report = fz_fsck_report;
