@@ -137,12 +137,10 @@ int wg_fsck_set_severity_by_name(struct wg_fsck_options *opts, const char *id,
 
 /* --- reporting -------------------------------------------------------- */
 
+/* One object's check: the reporter holds the options, id and type. */
 struct ctx {
 	struct wg_fsck_reporter r;
-	const struct wg_fsck_options *opts;
 	const struct wg_hash_algo *algo;
-	const struct wg_oid *oid;
-	enum wg_object_type type;
 };
 
 void wg_fsck_reporter_init(struct wg_fsck_reporter *r, const struct wg_fsck_options *opts,
@@ -275,8 +273,8 @@ static bool is_dir(unsigned mode)
 
 static void special(struct ctx *c, const struct wg_tree_entry *e, enum wg_fsck_special kind)
 {
-	if (c->opts && c->opts->special_blob)
-		c->opts->special_blob(c->opts->payload, c->oid, &e->oid, kind);
+	if (c->r.opts && c->r.opts->special_blob)
+		c->r.opts->special_blob(c->r.opts->payload, c->r.oid, &e->oid, kind);
 }
 
 static int fsck_tree(struct ctx *c, const unsigned char *data, size_t len)
@@ -288,7 +286,7 @@ static int fsck_tree(struct ctx *c, const unsigned char *data, size_t len)
 	bool null_id = false, full_path = false, empty = false, dot = false, dotdot = false,
 	     dotgit = false, zero_pad = false, bad_mode = false, dups = false,
 	     unsorted = false, large = false;
-	size_t max = c->opts && c->opts->max_path_len ? c->opts->max_path_len
+	size_t max = c->r.opts && c->r.opts->max_path_len ? c->r.opts->max_path_len
 						       : DEFAULT_MAX_PATH_LEN;
 	int rc, err;
 
@@ -372,7 +370,7 @@ static int fsck_tree(struct ctx *c, const unsigned char *data, size_t len)
 			break;
 		case 0100664:
 			/* Early Git recorded group-write; tolerated unless strict. */
-			if (!(c->opts && c->opts->strict))
+			if (!(c->r.opts && c->r.opts->strict))
 				break;
 			/* fall through */
 		default:
@@ -657,10 +655,7 @@ int wg_fsck_object(const struct wg_fsck_options *opts, const struct wg_hash_algo
 
 	memset(&c, 0, sizeof(c));
 	wg_fsck_reporter_init(&c.r, opts, oid, type);
-	c.opts = opts;
 	c.algo = algo;
-	c.oid = oid;
-	c.type = type;
 
 	switch (type) {
 	case WG_OBJ_BLOB:
