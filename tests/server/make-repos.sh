@@ -7,6 +7,8 @@
 #                                          only those of object format FMT
 #                                          (sha1 or sha256): half the work
 #   tests/server/make-repos.sh --big DIR   DIR/big.git, for benchmarks
+#   tests/server/make-repos.sh --history DIR
+#                                          DIR/history.git, for benchmarks
 #
 # DIR is created if needed; a repository that already exists there is made
 # again from scratch. Output is deterministic: fixed names, e-mails and dates,
@@ -41,6 +43,15 @@
 # small edit of an old one, every 140 commits). Repacked into one pack (with a
 # bitmap) with deltas recomputed. The pack is ~78 MB; it takes under a minute
 # on 2 cores. Needs python3.
+#
+# HISTORY (--history): history.git (sha1, files refs), shaped like a real
+# project's history rather than big blobs: 21000 commits over 1600 small
+# source files in nested directories, each commit changing a few lines of
+# one to three files (a new file now and then), a merge of a short topic
+# branch every ~50 commits, a tag every 500. Repacked with git's default
+# delta window and depth, so the pack is mostly deltas in chains as deep as
+# git makes them: about 175,000 objects, a ~20 MB pack, chains up to
+# depth 50. Under a minute on 2 cores. Needs python3.
 set -euo pipefail
 
 GIT=${GIT:-git}
@@ -453,7 +464,144 @@ make_big() {
 	printf '  made in %d s\n' $((SECONDS - start))
 }
 
-if [ "${1:-}" = --big ]; then
+# The fast-import stream for history.git, on stdout.
+history_stream() {
+	python3 - <<'PY'
+import random, sys
+
+r = random.Random(20261204)
+out = sys.stdout.buffer
+COMMITS, FILES = 21000, 1600
+T0 = 1400000000
+
+def w(s):
+    out.write(s.encode() if isinstance(s, str) else s)
+
+def data(b):
+    w(b"data %d\n" % len(b)); w(b); w(b"\n")
+
+words = ["".join(r.choice("abcdefghijklmnopqrstuvwxyz_") for _ in range(r.randint(3, 12)))
+         for _ in range(900)]
+
+def line():
+    k = r.random()
+    ind = "    " * r.randint(0, 3)
+    if k < 0.12:
+        return ""
+    if k < 0.25:
+        return ind + "// " + " ".join(r.choice(words) for _ in range(r.randint(2, 9)))
+    if k < 0.40:
+        return ind + "if (%s(%s) %s %d) {" % (r.choice(words), r.choice(words),
+                                              r.choice(["<", ">", "==", "!="]), r.randint(0, 99))
+    if k < 0.50:
+        return ind + "}"
+    return ind + "%s = %s(%s);" % (r.choice(words), r.choice(words),
+                                    ", ".join(r.choice(words) for _ in range(r.randint(0, 3))))
+
+dirs = ["%s/%s" % (r.choice(["src", "lib", "tests", "tools"]), r.choice(words)) for _ in range(60)]
+dirs += ["%s/%s" % (d, r.choice(words)) for d in dirs[:40]]
+files = {}
+def new_file():
+    path = "%s/%s.%s" % (r.choice(dirs), r.choice(words), r.choice(["c", "h", "py", "js", "md"]))
+    files[path] = [line() for _ in range(r.randint(20, 200))]
+    return path
+while len(files) < FILES:
+    new_file()
+
+mark = 0
+def blob(path):
+    global mark
+    mark += 1
+    w("blob\nmark :%d\n" % mark)
+    data(("\n".join(files[path]) + "\n").encode())
+    return mark
+
+def edit(path):
+    ls = files[path]
+    for _ in range(r.randint(1, 4)):
+        i = r.randrange(len(ls) + 1)
+        k = r.random()
+        if k < 0.5 and ls:
+            ls[min(i, len(ls) - 1)] = line()
+        elif k < 0.8 or not ls:
+            ls[i:i] = [line() for _ in range(r.randint(1, 3))]
+        else:
+            del ls[min(i, len(ls) - 1)]
+
+commit_no = 0
+def commit(ref, parents, changes, msg):
+    global mark, commit_no
+    commit_no += 1
+    blobs = [(p, blob(p)) for p in changes]
+    mark += 1
+    t = T0 + commit_no * 600
+    w("commit %s\nmark :%d\n" % (ref, mark))
+    w("author A U Thor <author@example.com> %d +0000\n" % t)
+    w("committer C O Mitter <committer@example.com> %d +0000\n" % t)
+    data(msg.encode())
+    if parents:
+        w("from :%d\n" % parents[0])
+        for p in parents[1:]:
+            w("merge :%d\n" % p)
+    for p, b in blobs:
+        w("M 100644 :%d %s\n" % (b, p))
+    w("\n")
+    return mark
+
+names = sorted(files)
+main = commit("refs/heads/main", [], names, "Initial import\n")
+n = 1
+while n < COMMITS:
+    if n % 50 == 0:
+        # a topic branch of a few commits, merged back
+        topic = main
+        for _ in range(r.randint(2, 5)):
+            changed = r.sample(sorted(files), r.randint(1, 3))
+            for p in changed:
+                edit(p)
+            topic = commit("refs/heads/topic", [topic], changed, "topic: %s\n" % r.choice(words))
+            n += 1
+        main = commit("refs/heads/main", [main, topic], [], "Merge branch 'topic'\n")
+    else:
+        changed = [new_file()] if r.random() < 0.02 else r.sample(sorted(files), r.randint(1, 3))
+        for p in changed:
+            edit(p)
+        main = commit("refs/heads/main", [main], changed,
+                      "%s: %s\n" % (changed[0].split("/")[-1], " ".join(r.choice(words) for _ in range(5))))
+    n += 1
+    if n % 500 == 0:
+        w("tag v%d\nfrom :%d\ntagger C O Mitter <committer@example.com> %d +0000\n" %
+          (n // 500, main, T0 + commit_no * 600))
+        data(b"release\n")
+w("done\n")
+PY
+}
+
+make_history() {
+	local dir=$1 bare=$1/history.git start=$SECONDS
+	rm -rf "$bare"
+	g init -q --bare --object-format=sha1 --ref-format=files "$bare"
+	history_stream | g -C "$bare" fast-import --quiet --done
+	g -C "$bare" symbolic-ref HEAD refs/heads/main
+	g -C "$bare" update-ref -d refs/heads/topic
+	# git's defaults (window 10, depth 50), deltas recomputed as a
+	# server's gc would.
+	g -C "$bare" repack -a -d -f -q
+	g -C "$bare" pack-refs --all
+	configure "$bare"
+	describe "$bare"
+	local pack
+	for pack in "$bare"/objects/pack/*.pack; do
+		printf '  %s: %s bytes\n' "$(basename "$pack")" "$(wc -c <"$pack")"
+	done
+	printf '  made in %d s\n' $((SECONDS - start))
+}
+
+if [ "${1:-}" = --history ]; then
+	[ $# -eq 2 ] || { echo "usage: $0 --history DIR" >&2; exit 2; }
+	mkdir -p "$2"
+	make_history "$(cd "$2" && pwd)"
+elif [ "${1:-}" = --big ]; then
 	[ $# -eq 2 ] || { echo "usage: $0 --big DIR" >&2; exit 2; }
 	mkdir -p "$2"
 	make_big "$(cd "$2" && pwd)"
@@ -464,6 +612,6 @@ elif [ $# -eq 3 ] && [ "$1" = --format ] && { [ "$2" = sha1 ] || [ "$2" = sha256
 	mkdir -p "$3"
 	make_samples "$(cd "$3" && pwd)" "$2"
 else
-	echo "usage: $0 DIR | $0 --format (sha1|sha256) DIR | $0 --big DIR" >&2
+	echo "usage: $0 DIR | $0 --format (sha1|sha256) DIR | $0 --big DIR | $0 --history DIR" >&2
 	exit 2
 fi
