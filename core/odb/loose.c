@@ -1,6 +1,5 @@
 #include "odb/loose.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -292,7 +291,7 @@ static int loose_exists(struct wg_odb_backend *backend, const struct wg_oid *oid
 static int write_all(int fd, const unsigned char *p, size_t len)
 {
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = wg_fs_write(fd, p, len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -361,7 +360,7 @@ static int loose_write(struct wg_odb_backend *backend, const struct wg_oid *oid,
 		goto done;
 	/* A temporary name, then link into place: readers never see a
 	 * partial object, and an existing object is never overwritten. */
-	fd = mkstemp((char *)tmp.data);
+	fd = wg_fs_mkstemp((char *)tmp.data);
 	if (fd < 0) {
 		err = wg_error_set(WG_EIO, "cannot create temporary object file in '%.*s': %s",
 				   (int)(tmp.len - 14), (const char *)tmp.data, strerror(errno));
@@ -370,22 +369,22 @@ static int loose_write(struct wg_odb_backend *backend, const struct wg_oid *oid,
 	if ((err = deflate_to_fd(fd, lb->opts.compression_level, hdr, hdrlen, data, len,
 				 (const char *)tmp.data)))
 		goto fail;
-	if (lb->opts.fsync && fsync(fd)) {
+	if (lb->opts.fsync && wg_fs_fsync(fd)) {
 		err = wg_error_set(WG_EIO, "cannot fsync '%s': %s", (const char *)tmp.data,
 				   strerror(errno));
 		goto fail;
 	}
-	if (close(fd)) {
+	if (wg_fs_close(fd)) {
 		fd = -1;
 		err = wg_error_set(WG_EIO, "cannot close '%s': %s", (const char *)tmp.data,
 				   strerror(errno));
 		goto fail;
 	}
 	fd = -1;
-	(void)chmod((const char *)tmp.data, 0444);
-	if (link((const char *)tmp.data, (const char *)path.data) == 0 || errno == EEXIST) {
-		unlink((const char *)tmp.data);
-	} else if (rename((const char *)tmp.data, (const char *)path.data)) {
+	(void)wg_fs_chmod((const char *)tmp.data, 0444);
+	if (wg_fs_link((const char *)tmp.data, (const char *)path.data) == 0 || errno == EEXIST) {
+		wg_fs_unlink((const char *)tmp.data);
+	} else if (wg_fs_rename((const char *)tmp.data, (const char *)path.data)) {
 		/* Filesystems without hard links (some in-browser ones) rename. */
 		err = wg_error_set(WG_EIO, "cannot move object into place at '%s': %s",
 				   (const char *)path.data, strerror(errno));
@@ -394,8 +393,8 @@ static int loose_write(struct wg_odb_backend *backend, const struct wg_oid *oid,
 	goto done;
 fail:
 	if (fd >= 0)
-		close(fd);
-	unlink((const char *)tmp.data);
+		wg_fs_close(fd);
+	wg_fs_unlink((const char *)tmp.data);
 done:
 	wg_buf_release(&path);
 	wg_buf_release(&tmp);
@@ -407,28 +406,28 @@ static int scan_dir(struct loose_backend *lb, const char *subdir_name, wg_odb_fo
 {
 	struct wg_buf dirpath = WG_BUF_INIT;
 	char hex[WG_MAX_HEXSZ + 1];
-	struct dirent *de;
-	DIR *dir;
+	const char *name;
+	void *dir;
 	int err = 0;
 	if ((err = wg_buf_printf(&dirpath, "%s/%s", lb->dir, subdir_name)))
 		return err;
-	dir = opendir((const char *)dirpath.data);
+	dir = wg_fs_opendir((const char *)dirpath.data);
 	wg_buf_release(&dirpath);
 	if (!dir)
 		return 0;  /* no objects with this prefix */
-	while (!err && (de = readdir(dir))) {
+	while (!err && (name = wg_fs_readdir(dir))) {
 		struct wg_oid oid;
-		if (strlen(de->d_name) != lb->algo->hexsz - 2)
+		if (strlen(name) != lb->algo->hexsz - 2)
 			continue;
 		memcpy(hex, subdir_name, 2);
-		memcpy(hex + 2, de->d_name, lb->algo->hexsz - 2);
+		memcpy(hex + 2, name, lb->algo->hexsz - 2);
 		if (wg_oid_from_hex(&oid, lb->algo, hex)) {
 			wg_error_clear();
 			continue;  /* a stray file, as tmp_obj_* */
 		}
 		err = cb(&oid, payload);
 	}
-	closedir(dir);
+	wg_fs_closedir(dir);
 	return err;
 }
 

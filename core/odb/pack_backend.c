@@ -1,6 +1,5 @@
 #include "odb/pack_backend.h"
 
-#include <dirent.h>
 #include <string.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -9,6 +8,7 @@
 #include "pack/idx.h"
 #include "pack/pack.h"
 #include "util/alloc.h"
+#include "util/fs.h"
 #include "util/buf.h"
 #include "util/error.h"
 
@@ -67,7 +67,7 @@ static int add_pack(struct pack_backend *pb, const char *idx_path)
 
 static bool dir_changed(struct pack_backend *pb, struct stat *st)
 {
-	if (stat(pb->dir, st))
+	if (wg_fs_stat(pb->dir, st))
 		memset(st, 0, sizeof(*st));
 	if (!pb->scanned)
 		return true;
@@ -89,8 +89,8 @@ static int scan(struct pack_backend *pb, bool force)
 {
 	struct wg_buf path = WG_BUF_INIT;
 	struct stat st;
-	struct dirent *de;
-	DIR *dir;
+	const char *name;
+	void *dir;
 	size_t i, j;
 	int err = 0;
 
@@ -100,12 +100,12 @@ static int scan(struct pack_backend *pb, bool force)
 	pb->scanned = true;
 	for (i = 0; i < pb->npacks; i++)
 		pb->packs[i].seen = false;
-	dir = opendir(pb->dir);
-	while (dir && !err && (de = readdir(dir))) {
-		if (strncmp(de->d_name, "pack-", 5) || !ends_with(de->d_name, ".idx"))
+	dir = wg_fs_opendir(pb->dir);
+	while (dir && !err && (name = wg_fs_readdir(dir))) {
+		if (strncmp(name, "pack-", 5) || !ends_with(name, ".idx"))
 			continue;
 		wg_buf_reset(&path);
-		if ((err = wg_buf_printf(&path, "%s/%s", pb->dir, de->d_name)))
+		if ((err = wg_buf_printf(&path, "%s/%s", pb->dir, name)))
 			break;
 		for (i = 0; i < pb->npacks; i++)
 			if (!strcmp(pb->packs[i].idx_path, (const char *)path.data))
@@ -123,7 +123,7 @@ static int scan(struct pack_backend *pb, bool force)
 		}
 	}
 	if (dir)
-		closedir(dir);
+		wg_fs_closedir(dir);
 	wg_buf_release(&path);
 	/* Drop packs that disappeared. */
 	for (i = j = 0; i < pb->npacks; i++) {

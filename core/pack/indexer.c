@@ -126,7 +126,7 @@ static int fail(struct wg_indexer *ix, int err)
 static int write_all(struct wg_indexer *ix, const unsigned char *p, size_t len, uint64_t at)
 {
 	while (len) {
-		ssize_t n = pwrite(ix->fd, p, len, (off_t)at);
+		ssize_t n = wg_fs_pwrite(ix->fd, p, len, (int64_t)at);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -238,7 +238,7 @@ int wg_indexer_new(struct wg_indexer **out, const struct wg_indexer_options *opt
 		err = wg_error_set(WG_ENOMEM, "out of memory creating an indexer");
 		goto fail;
 	}
-	ix->fd = mkstemp(ix->tmp_pack);
+	ix->fd = wg_fs_mkstemp(ix->tmp_pack);
 	if (ix->fd < 0) {
 		err = wg_error_set(WG_EIO, "cannot create a temporary pack in '%s': %s", dir,
 				   strerror(errno));
@@ -264,11 +264,11 @@ fail:
 static void remove_temp(struct wg_indexer *ix)
 {
 	if (ix->fd >= 0) {
-		close(ix->fd);
+		wg_fs_close(ix->fd);
 		ix->fd = -1;
 	}
 	if (ix->tmp_pack) {
-		unlink(ix->tmp_pack);
+		wg_fs_unlink(ix->tmp_pack);
 		wg_free(ix->tmp_pack);
 		ix->tmp_pack = NULL;
 	}
@@ -1047,7 +1047,7 @@ static int rewrite_header_trailer(struct wg_indexer *ix)
 	ix->file_pos += ix->algo->rawsz;
 	/* Appended objects are longer than the trailer they replaced, so
 	 * nothing of the old file lies beyond; truncate anyway to be sure. */
-	return ftruncate(ix->fd, (off_t)ix->file_pos) ?
+	return wg_fs_ftruncate(ix->fd, (off_t)ix->file_pos) ?
 	       wg_error_set(WG_EIO, "cannot truncate '%s': %s", ix->tmp_pack, strerror(errno)) : 0;
 }
 
@@ -1155,7 +1155,7 @@ static int write_temp(char **tmp_out, const char *path, const struct wg_buf *dat
 	wg_free(dir);
 	if (!tmp)
 		return wg_error_set(WG_ENOMEM, "out of memory writing an index");
-	fd = mkstemp(tmp);
+	fd = wg_fs_mkstemp(tmp);
 	if (fd < 0) {
 		err = wg_error_set(WG_EIO, "cannot create a temporary file for '%s': %s", path,
 				   strerror(errno));
@@ -1163,7 +1163,7 @@ static int write_temp(char **tmp_out, const char *path, const struct wg_buf *dat
 		return err;
 	}
 	while (len && !err) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = wg_fs_write(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -1173,21 +1173,21 @@ static int write_temp(char **tmp_out, const char *path, const struct wg_buf *dat
 			len -= (size_t)n;
 		}
 	}
-	if (close(fd) && !err)
+	if (wg_fs_close(fd) && !err)
 		err = wg_error_set(WG_EIO, "cannot close '%s': %s", tmp, strerror(errno));
 	if (err) {
-		unlink(tmp);
+		wg_fs_unlink(tmp);
 		wg_free(tmp);
 		return err;
 	}
-	(void)chmod(tmp, 0444);
+	(void)wg_fs_chmod(tmp, 0444);
 	*tmp_out = tmp;
 	return 0;
 }
 
 static int install(const char *tmp, const char *path)
 {
-	if (rename(tmp, path))
+	if (wg_fs_rename(tmp, path))
 		return wg_error_set(WG_EIO, "cannot move '%s' into place as '%s': %s", tmp, path,
 				    strerror(errno));
 	return 0;
@@ -1241,15 +1241,15 @@ static int write_outputs(struct wg_indexer *ix)
 		tmp_keep = NULL;
 	}
 	if (ix->final_pack) {
-		if (fsync(ix->fd) && errno != EINVAL && errno != ENOSYS) {
+		if (wg_fs_fsync(ix->fd) && errno != EINVAL && errno != ENOSYS) {
 			err = wg_error_set(WG_EIO, "cannot fsync '%s': %s", ix->tmp_pack,
 					   strerror(errno));
 			goto done;
 		}
-		(void)chmod(ix->tmp_pack, 0444);
+		(void)wg_fs_chmod(ix->tmp_pack, 0444);
 		if (wg_fs_exists(ix->final_pack)) {
 			/* Same name, same checksum: the pack is already here. */
-			unlink(ix->tmp_pack);
+			wg_fs_unlink(ix->tmp_pack);
 		} else if ((err = install(ix->tmp_pack, ix->final_pack))) {
 			goto done;
 		}
@@ -1270,11 +1270,11 @@ static int write_outputs(struct wg_indexer *ix)
 	}
 done:
 	if (tmp_keep)
-		unlink(tmp_keep);
+		wg_fs_unlink(tmp_keep);
 	if (tmp_rev)
-		unlink(tmp_rev);
+		wg_fs_unlink(tmp_rev);
 	if (tmp_idx)
-		unlink(tmp_idx);
+		wg_fs_unlink(tmp_idx);
 	wg_free(tmp_keep);
 	wg_free(tmp_rev);
 	wg_free(tmp_idx);
@@ -1454,7 +1454,7 @@ int wg_indexer_read(struct wg_indexer *ix, const struct wg_oid *oid, enum wg_obj
 		return wg_error_set(WG_ENOTFOUND, "object not in the pack being indexed");
 	*type = (enum wg_object_type)ix->objs[i].real_type;
 	if (!is_delta(ix->objs[i].type) && max_size && ix->objs[i].size > max_size)
-		return wg_error_set(WG_ELIMIT, "object too large to read (%llu bytes)",
+		return wg_error_set(WG_ELIMIT, "object too large to wg_fs_read(%llu bytes)",
 				    (unsigned long long)ix->objs[i].size);
 	/* The chain from the object down to its whole base. */
 	depth = ix->objs[i].depth;

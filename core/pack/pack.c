@@ -12,6 +12,7 @@
 #include "pack/delta_apply.h"
 #include "pack/pack_format.h"
 #include "util/alloc.h"
+#include "util/fs.h"
 #include "util/endian.h"
 #include "util/error.h"
 #include "util/varint.h"
@@ -203,13 +204,13 @@ int wg_pack_open(struct wg_pack **out, const char *idx_path, const struct wg_has
 	memcpy(p->path + n - 4, ".pack", 6);
 	if ((err = wg_pack_idx_open(&p->idx, idx_path, algo)))
 		goto fail;
-	p->src.fd = open(p->path, O_RDONLY);
+	p->src.fd = wg_fs_open(p->path, O_RDONLY, 0);
 	if (p->src.fd < 0) {
 		err = wg_error_set(errno == ENOENT ? WG_ENOTFOUND : WG_EIO, "cannot open pack '%s': %s",
 				   p->path, strerror(errno));
 		goto fail;
 	}
-	if (fstat(p->src.fd, &st)) {
+	if (wg_fs_fstat(p->src.fd, &st)) {
 		err = wg_error_set(WG_EIO, "cannot stat '%s': %s", p->path, strerror(errno));
 		goto fail;
 	}
@@ -260,7 +261,7 @@ void wg_pack_free(struct wg_pack *p)
 	cache_clear(p);
 	wg_pack_windows_free(p->src.windows);
 	if (p->src.fd >= 0)
-		close(p->src.fd);
+		wg_fs_close(p->src.fd);
 	wg_pack_idx_free(p->idx);
 	wg_free(p->path);
 	wg_free(p);

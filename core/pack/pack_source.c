@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "util/alloc.h"
+#include "util/fs.h"
 #include "util/error.h"
 
 /* 8 windows of 256 KiB: 2 MiB per open pack. Reads of half a window or
@@ -31,7 +32,7 @@ int wg_pack_pread(int fd, void *buf, size_t len, uint64_t offset)
 {
 	unsigned char *p = buf;
 	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)offset);
+		ssize_t n = wg_fs_pread(fd, p, len, (off_t)offset);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

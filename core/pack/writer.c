@@ -15,6 +15,7 @@
 #include "pack/idx_write.h"
 #include "pack/pack_format.h"
 #include "util/alloc.h"
+#include "util/fs.h"
 #include "util/error.h"
 #include "util/sort.h"
 #include "util/varint.h"
@@ -887,7 +888,7 @@ void wg_pack_fd_sink_free(struct wg_pack_fd_sink *sink)
 static int write_all(int fd, const unsigned char *p, size_t len)
 {
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = wg_fs_write(fd, p, len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -938,7 +939,7 @@ static int make_temp(struct wg_buf *path, const char *base, const char *what, in
 		err = 0;
 	if (err || (err = wg_buf_printf(path, "tmp_%s_XXXXXX", what)))
 		return err;
-	if ((*fd = mkstemp((char *)path->data)) < 0)
+	if ((*fd = wg_fs_mkstemp((char *)path->data)) < 0)
 		return wg_error_set(WG_EIO, "cannot create '%s': %s", wg_buf_cstr(path),
 				    strerror(errno));
 	return 0;
@@ -948,14 +949,14 @@ static int finish_file(int fd, const char *tmp, const char *final)
 {
 	/* Packs and indexes are never modified in place: read-only, as git
 	 * makes them. */
-	if (fchmod(fd, 0444) < 0 || close(fd) < 0) {
+	if (wg_fs_fchmod(fd, 0444) < 0 || wg_fs_close(fd) < 0) {
 		int e = errno;
-		unlink(tmp);
+		wg_fs_unlink(tmp);
 		return wg_error_set(WG_EIO, "cannot finish '%s': %s", tmp, strerror(e));
 	}
-	if (rename(tmp, final) < 0) {
+	if (wg_fs_rename(tmp, final) < 0) {
 		int e = errno;
-		unlink(tmp);
+		wg_fs_unlink(tmp);
 		return wg_error_set(WG_EIO, "cannot rename '%s' to '%s': %s", tmp, final,
 				    strerror(e));
 	}
@@ -969,8 +970,8 @@ static int write_small_file(const char *base, const char *what, const struct wg_
 	int fd = -1, err;
 	if (!(err = make_temp(&tmp, base, what, &fd))) {
 		if ((err = write_all(fd, data->data, data->len))) {
-			close(fd);
-			unlink(wg_buf_cstr(&tmp));
+			wg_fs_close(fd);
+			wg_fs_unlink(wg_buf_cstr(&tmp));
 		} else {
 			err = finish_file(fd, wg_buf_cstr(&tmp), final);
 		}
@@ -995,8 +996,8 @@ int wg_pack_writer_write_files(struct wg_pack_writer *w, const char *base, bool 
 	if ((err = wg_pack_fd_sink_new(&sink, fd)) ||
 	    (err = wg_pack_writer_write(w, wg_pack_fd_sink_write, sink)) ||
 	    (err = wg_pack_fd_sink_flush(sink))) {
-		close(fd);
-		unlink(wg_buf_cstr(&tmp));
+		wg_fs_close(fd);
+		wg_fs_unlink(wg_buf_cstr(&tmp));
 		goto done;
 	}
 	wg_pack_writer_checksum(w, &sum);

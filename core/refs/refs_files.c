@@ -3,7 +3,6 @@
  * the rest, reflogs under logs/, and "<name>.lock" files as locks. */
 #include "refs/refs_files.h"
 
-#include <dirent.h>
 #include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -57,7 +56,7 @@ static int write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = wg_fs_write(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -77,7 +76,7 @@ static int get_packed(struct wg_packed **out, struct files_backend *fb)
 	int err;
 	if ((err = path_of(&path, fb, NULL, "packed-refs", NULL)))
 		return err;
-	if (stat((const char *)path.data, &st)) {
+	if (wg_fs_stat((const char *)path.data, &st)) {
 		memset(&st, 0, sizeof(st));
 		if (errno != ENOENT && errno != ENOTDIR) {
 			err = wg_error_set(WG_EIO, "cannot stat '%s': %s",
@@ -151,7 +150,7 @@ static int parse_loose(const struct files_backend *fb, const char *name, const c
 static int read_small_file(struct wg_buf *out, const char *path, bool *is_dir)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY);
+	int fd = wg_fs_open(path, O_RDONLY, 0);
 	int err = 0;
 	if (is_dir)
 		*is_dir = false;
@@ -165,8 +164,8 @@ static int read_small_file(struct wg_buf *out, const char *path, bool *is_dir)
 		}
 		return wg_error_set(WG_EIO, "cannot open '%s': %s", path, strerror(errno));
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
+	if (wg_fs_fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		wg_fs_close(fd);
 		if (is_dir)
 			*is_dir = true;
 		return WG_ENOTFOUND;
@@ -175,7 +174,7 @@ static int read_small_file(struct wg_buf *out, const char *path, bool *is_dir)
 		ssize_t n;
 		if ((err = wg_buf_grow(out, 256)))
 			break;
-		n = read(fd, out->data + out->len, out->cap - out->len - 1);
+		n = wg_fs_read(fd, out->data + out->len, out->cap - out->len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -186,7 +185,7 @@ static int read_small_file(struct wg_buf *out, const char *path, bool *is_dir)
 			break;
 		wg_buf_setlen(out, out->len + (size_t)n);
 	}
-	close(fd);
+	wg_fs_close(fd);
 	return err;
 }
 
@@ -310,23 +309,23 @@ static int walk_loose(struct files_backend *fb, struct wg_buf *rel, const char *
 		      size_t prefixlen, struct name_list *out)
 {
 	struct wg_buf path = WG_BUF_INIT;
-	DIR *dir;
-	struct dirent *de;
+	void *dir;
+	const char *name;
 	size_t base = rel->len;
 	int err = 0;
 	if ((err = path_of(&path, fb, NULL, (const char *)rel->data, NULL)))
 		return err;
-	dir = opendir((const char *)path.data);
+	dir = wg_fs_opendir((const char *)path.data);
 	wg_buf_release(&path);
 	if (!dir)
 		return 0;  /* missing or not a directory: no refs here */
-	while (!err && (de = readdir(dir))) {
+	while (!err && (name = wg_fs_readdir(dir))) {
 		struct stat st;
-		size_t nlen = strlen(de->d_name), cmp;
-		if (de->d_name[0] == '.')
-			continue;  /* ".", "..", and names git never writes */
+		size_t nlen = strlen(name), cmp;
+		if (name[0] == '.')
+			continue;  /* names git never writes */
 		wg_buf_setlen(rel, base);
-		if ((err = wg_buf_addch(rel, '/')) || (err = wg_buf_add(rel, de->d_name, nlen)))
+		if ((err = wg_buf_addch(rel, '/')) || (err = wg_buf_add(rel, name, nlen)))
 			break;
 		/* Prune subtrees that cannot match the prefix. */
 		cmp = rel->len < prefixlen ? rel->len : prefixlen;
@@ -334,19 +333,19 @@ static int walk_loose(struct files_backend *fb, struct wg_buf *rel, const char *
 			continue;
 		if ((err = path_of(&path, fb, NULL, (const char *)rel->data, NULL)))
 			break;
-		if (stat((const char *)path.data, &st))
+		if (wg_fs_stat((const char *)path.data, &st))
 			continue;
 		if (S_ISDIR(st.st_mode)) {
 			err = walk_loose(fb, rel, prefix, prefixlen, out);
 		} else if (S_ISREG(st.st_mode) && rel->len >= prefixlen &&
-			   !(nlen > 5 && !strcmp(de->d_name + nlen - 5, ".lock")) &&
+			   !(nlen > 5 && !strcmp(name + nlen - 5, ".lock")) &&
 			   wg_refname_is_valid((const char *)rel->data, 0)) {
 			err = name_list_add(out, (const char *)rel->data, rel->len);
 		}
 	}
 	wg_buf_setlen(rel, base);
 	wg_buf_release(&path);
-	closedir(dir);
+	wg_fs_closedir(dir);
 	return err;
 }
 
@@ -592,7 +591,7 @@ static int files_reflog_exists(struct wg_refdb_backend *b, const char *name)
 	int err, r;
 	if ((err = path_of(&path, FB(b), "logs", name, NULL)))
 		return err;
-	r = !stat((const char *)path.data, &st) && S_ISREG(st.st_mode);
+	r = !wg_fs_stat((const char *)path.data, &st) && S_ISREG(st.st_mode);
 	wg_buf_release(&path);
 	return r;
 }
@@ -621,10 +620,10 @@ static int open_reflog(struct files_backend *fb, const char *name, bool create, 
 	*fd_out = -1;
 	if ((err = path_of(&path, fb, "logs", name, NULL)))
 		return err;
-	fd = open((const char *)path.data, flags, 0666);
+	fd = wg_fs_open((const char *)path.data, flags, 0666);
 	if (fd < 0 && create && (errno == ENOENT || errno == ENOTDIR)) {
 		if (!(err = mkdir_parent((const char *)path.data)))
-			fd = open((const char *)path.data, flags, 0666);
+			fd = wg_fs_open((const char *)path.data, flags, 0666);
 	}
 	if (fd < 0 && !err && (create || (errno != ENOENT && errno != ENOTDIR)))
 		err = wg_error_set(WG_EIO, "unable to append to '%s': %s",
@@ -638,7 +637,7 @@ static int files_reflog_create(struct wg_refdb_backend *b, const char *name)
 {
 	int fd, err = open_reflog(FB(b), name, true, &fd);
 	if (fd >= 0)
-		close(fd);
+		wg_fs_close(fd);
 	return err;
 }
 
@@ -668,10 +667,10 @@ static void remove_empty_parents(struct files_backend *fb, const char *name, boo
 			break;
 		wg_buf_setlen(&buf, q);
 		if (refs && (path_of(&path, fb, NULL, (const char *)buf.data, NULL) ||
-			     rmdir((const char *)path.data)))
+			     wg_fs_rmdir((const char *)path.data)))
 			refs = false;
 		if (logs && (path_of(&path, fb, "logs", (const char *)buf.data, NULL) ||
-			     rmdir((const char *)path.data)))
+			     wg_fs_rmdir((const char *)path.data)))
 			logs = false;
 	}
 	wg_buf_release(&buf);
@@ -684,7 +683,7 @@ static int files_reflog_delete(struct wg_refdb_backend *b, const char *name)
 	int err;
 	if ((err = path_of(&path, FB(b), "logs", name, NULL)))
 		return err;
-	if (unlink((const char *)path.data) && errno != ENOENT)
+	if (wg_fs_unlink((const char *)path.data) && errno != ENOENT)
 		err = wg_error_set(WG_EIO, "cannot remove '%s': %s", (const char *)path.data,
 				   strerror(errno));
 	else
@@ -711,7 +710,7 @@ static int append_reflog(struct files_backend *fb, const char *name, unsigned fl
 	else if (write_all(fd, line.data, line.len))
 		err = wg_error_set(WG_EIO, "unable to append to reflog of '%s': %s", name,
 				   strerror(errno));
-	if (close(fd) && !err)
+	if (wg_fs_close(fd) && !err)
 		err = wg_error_set(WG_EIO, "unable to append to reflog of '%s': %s", name,
 				   strerror(errno));
 	wg_buf_release(&line);
@@ -742,7 +741,7 @@ static void release_locks(struct files_backend *fb, struct wg_ref_transaction *t
 		return;
 	for (i = 0; i < tx->nr; i++) {
 		if (ft->locks[i].locked)
-			unlink(ft->locks[i].lock_path);
+			wg_fs_unlink(ft->locks[i].lock_path);
 		wg_free(ft->locks[i].lock_path);
 	}
 	wg_free(ft->locks);
@@ -785,23 +784,21 @@ done:
 /* Remove a directory tree holding no files (git's remove_empty_directories). */
 static int remove_empty_dirs(const char *path)
 {
-	DIR *dir = opendir(path);
-	struct dirent *de;
+	void *dir = wg_fs_opendir(path);
+	const char *name;
 	struct wg_buf sub = WG_BUF_INIT;
 	int ok = 0;
 	if (!dir)
 		return -1;
-	while (!ok && (de = readdir(dir))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
+	while (!ok && (name = wg_fs_readdir(dir))) {
 		wg_buf_reset(&sub);
-		if (wg_buf_printf(&sub, "%s/%s", path, de->d_name) ||
+		if (wg_buf_printf(&sub, "%s/%s", path, name) ||
 		    remove_empty_dirs((const char *)sub.data))
 			ok = -1;
 	}
-	closedir(dir);
+	wg_fs_closedir(dir);
 	wg_buf_release(&sub);
-	return ok ? ok : rmdir(path);
+	return ok ? ok : wg_fs_rmdir(path);
 }
 
 /* Lock, read and check one update (git's lock_ref_for_update). */
@@ -824,7 +821,7 @@ static int lock_one(struct files_backend *fb, struct wg_ref_transaction *tx, siz
 		err = wg_error_set(WG_ENOMEM, "out of memory");
 		goto done;
 	}
-	fd = open(lk->lock_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+	fd = wg_fs_open(lk->lock_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
 	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
 		/* A parent directory is missing, or a ref is in its way. */
 		const char *p;
@@ -833,7 +830,7 @@ static int lock_one(struct files_backend *fb, struct wg_ref_transaction *tx, siz
 			if (path_of(&path, fb, NULL, u->name, NULL))
 				break;
 			wg_buf_setlen(&path, path.len - strlen(p));
-			if (!stat((const char *)path.data, &st) && S_ISREG(st.st_mode) &&
+			if (!wg_fs_stat((const char *)path.data, &st) && S_ISREG(st.st_mode) &&
 			    !wg_ref_transaction_deletes(tx, u->name, (size_t)(p - u->name))) {
 				char *conflict = wg_strndup(u->name, (size_t)(p - u->name));
 				err = wg_ref_update_error(tx, u, WG_EEXISTS, "'%s' exists; cannot create '%s'",
@@ -844,7 +841,7 @@ static int lock_one(struct files_backend *fb, struct wg_ref_transaction *tx, siz
 		}
 		if ((err = mkdir_parent(lk->lock_path)))
 			goto done;
-		fd = open(lk->lock_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		fd = wg_fs_open(lk->lock_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
 	}
 	if (fd < 0) {
 		if (errno == EEXIST)
@@ -952,7 +949,7 @@ static int lock_one(struct files_backend *fb, struct wg_ref_transaction *tx, siz
 	}
 	if (content.len) {
 		if (write_all(fd, content.data, content.len) ||
-		    (fb->opts->fsync && fsync(fd))) {
+		    (fb->opts->fsync && wg_fs_fsync(fd))) {
 			err = wg_error_set(WG_EIO, "cannot update ref '%s': couldn't write '%s': %s",
 					   u->name, lk->lock_path, strerror(errno));
 			goto done;
@@ -960,7 +957,7 @@ static int lock_one(struct files_backend *fb, struct wg_ref_transaction *tx, siz
 		u->flags |= WG_REF_NEEDS_COMMIT;
 	}
 close:
-	if (close(fd)) {
+	if (wg_fs_close(fd)) {
 		fd = -1;
 		err = wg_error_set(WG_EIO, "couldn't close '%s'", lk->lock_path);
 		goto done;
@@ -968,7 +965,7 @@ close:
 	fd = -1;
 done:
 	if (fd >= 0)
-		close(fd);
+		wg_fs_close(fd);
 	wg_ref_release(&cur);
 	wg_buf_release(&path);
 	wg_buf_release(&content);
@@ -1106,7 +1103,7 @@ static int files_finish(struct wg_refdb_backend *b, struct wg_ref_transaction *t
 		if (u->flags & WG_REF_NEEDS_COMMIT) {
 			if ((err = path_of(&path, fb, NULL, u->name, NULL)))
 				break;
-			if (rename(lk->lock_path, (const char *)path.data)) {
+			if (wg_fs_rename(lk->lock_path, (const char *)path.data)) {
 				err = wg_error_set(WG_EIO, "couldn't set '%s': %s", u->name,
 						   strerror(errno));
 				break;
@@ -1120,7 +1117,7 @@ static int files_finish(struct wg_refdb_backend *b, struct wg_ref_transaction *t
 		if (!(u->flags & WG_REF_DELETING) || (u->flags & WG_REF_LOG_ONLY))
 			continue;
 		if (!path_of(&path, fb, "logs", u->name, NULL) &&
-		    !unlink((const char *)path.data))
+		    !wg_fs_unlink((const char *)path.data))
 			remove_empty_parents(fb, u->name, false, true);
 		if (ft->locks[i].packed_exists)
 			packed_deletes = true;
@@ -1134,7 +1131,7 @@ static int files_finish(struct wg_refdb_backend *b, struct wg_ref_transaction *t
 			continue;
 		if ((err = path_of(&path, fb, NULL, u->name, NULL)))
 			break;
-		if (unlink((const char *)path.data) && errno != ENOENT)
+		if (wg_fs_unlink((const char *)path.data) && errno != ENOENT)
 			err = wg_error_set(WG_EIO, "unable to unlink '%s': %s",
 					   (const char *)path.data, strerror(errno));
 	}
@@ -1181,16 +1178,16 @@ static void prune_loose(struct files_backend *fb, const char *name, const struct
 	int fd;
 	if (path_of(&lock, fb, NULL, name, ".lock") || path_of(&path, fb, NULL, name, NULL))
 		goto done;
-	fd = open((const char *)lock.data, O_WRONLY | O_CREAT | O_EXCL, 0666);
+	fd = wg_fs_open((const char *)lock.data, O_WRONLY | O_CREAT | O_EXCL, 0666);
 	if (fd < 0)
 		goto done;  /* someone else holds it: leave the loose ref */
-	close(fd);
+	wg_fs_close(fd);
 	memset(&cur, 0, sizeof(cur));
 	if (!read_loose(fb, name, &cur, NULL) && !cur.symbolic && wg_oid_equal(&cur.oid, oid))
-		unlink((const char *)path.data);
+		wg_fs_unlink((const char *)path.data);
 	wg_error_clear();
 	wg_ref_release(&cur);
-	unlink((const char *)lock.data);
+	wg_fs_unlink((const char *)lock.data);
 	remove_empty_parents(fb, name, true, false);
 done:
 	wg_buf_release(&path);

@@ -7,14 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
-#if !defined(__EMSCRIPTEN__)
-#include <sys/mman.h>
-#define WG_HAVE_MMAP 1
-#endif
 
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/fs.h"
 
 static int corrupt(const struct wg_packed *p, size_t off, const char *why)
 {
@@ -181,11 +177,9 @@ static int sort_records(struct wg_packed *p)
 		pos += spans[i].len;
 	}
 	wg_free(spans);
-#ifdef WG_HAVE_MMAP
 	if (p->storage == 1)
-		munmap((void *)p->data, p->len);
+		wg_fs_unmap((void *)p->data, p->len);
 	else
-#endif
 		wg_free((void *)p->data);
 	p->data = copy;
 	p->storage = 2;
@@ -263,7 +257,7 @@ int wg_packed_load(struct wg_packed **out, const char *path, const struct wg_has
 	if (!p)
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	p->algo = algo;
-	fd = open(path, O_RDONLY);
+	fd = wg_fs_open(path, O_RDONLY, 0);
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ENOTDIR) {
 			*out = p;
@@ -272,7 +266,7 @@ int wg_packed_load(struct wg_packed **out, const char *path, const struct wg_has
 		wg_free(p);
 		return wg_error_set(WG_EIO, "cannot open '%s': %s", path, strerror(errno));
 	}
-	if (fstat(fd, &st)) {
+	if (wg_fs_fstat(fd, &st)) {
 		err = wg_error_set(WG_EIO, "cannot stat '%s': %s", path, strerror(errno));
 		goto done;
 	}
@@ -283,15 +277,8 @@ int wg_packed_load(struct wg_packed **out, const char *path, const struct wg_has
 		goto done;
 	}
 	p->len = (size_t)st.st_size;
-#ifdef WG_HAVE_MMAP
-	{
-		void *m = mmap(NULL, p->len, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m != MAP_FAILED) {
-			p->data = m;
-			p->storage = 1;
-		}
-	}
-#endif
+	if ((p->data = wg_fs_map(fd, p->len)))
+		p->storage = 1;
 	if (!p->data) {
 		char *buf = wg_malloc(p->len);
 		size_t got = 0;
@@ -300,7 +287,7 @@ int wg_packed_load(struct wg_packed **out, const char *path, const struct wg_has
 			goto done;
 		}
 		while (got < p->len) {
-			ssize_t n = read(fd, buf + got, p->len - got);
+			ssize_t n = wg_fs_read(fd, buf + got, p->len - got);
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n <= 0) {
@@ -316,7 +303,7 @@ int wg_packed_load(struct wg_packed **out, const char *path, const struct wg_has
 	}
 	err = parse_loaded(p, path);
 done:
-	close(fd);
+	wg_fs_close(fd);
 	if (err) {
 		wg_packed_free(p);
 		return err;
@@ -329,10 +316,8 @@ void wg_packed_free(struct wg_packed *p)
 {
 	if (!p)
 		return;
-#ifdef WG_HAVE_MMAP
 	if (p->storage == 1)
-		munmap((void *)p->data, p->len);
-#endif
+		wg_fs_unmap((void *)p->data, p->len);
 	if (p->storage == 2)
 		wg_free((void *)p->data);
 	wg_free(p);

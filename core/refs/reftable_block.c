@@ -10,6 +10,7 @@
 
 #include "refs/reftable_internal.h"
 #include "util/alloc.h"
+#include "util/fs.h"
 #include "util/endian.h"
 #include "util/error.h"
 #include "util/varint.h"
@@ -322,7 +323,7 @@ static int file_read(void *payload, void *dst, uint64_t off, size_t len)
 	unsigned char *p = dst;
 
 	while (len) {
-		ssize_t n = pread(fs->fd, p, len, (off_t)off);
+		ssize_t n = wg_fs_pread(fs->fd, p, len, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -341,7 +342,7 @@ static void file_close(void *payload)
 {
 	struct file_source *fs = payload;
 
-	close(fs->fd);
+	wg_fs_close(fs->fd);
 	wg_free(fs->path);
 	wg_free(fs);
 }
@@ -355,19 +356,19 @@ int wg_reftable_source_from_file(struct wg_reftable_source **out, const char *pa
 	int fd, err;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY);
+	fd = wg_fs_open(path, O_RDONLY, 0);
 	if (fd < 0)
 		return wg_error_set(errno == ENOENT ? WG_ENOTFOUND : WG_EIO, "cannot open %s: %s",
 				    path, strerror(errno));
-	if (fstat(fd, &stbuf)) {
+	if (wg_fs_fstat(fd, &stbuf)) {
 		err = wg_error_set(WG_EIO, "cannot stat %s: %s", path, strerror(errno));
-		close(fd);
+		wg_fs_close(fd);
 		return err;
 	}
 	fs = wg_calloc(1, sizeof(*fs));
 	if (!fs || !(fs->path = wg_strdup(path))) {
 		wg_free(fs);
-		close(fd);
+		wg_fs_close(fd);
 		return wg_error_set(WG_ENOMEM, "out of memory opening %s", path);
 	}
 	fs->fd = fd;

@@ -192,7 +192,7 @@ int wg_reftable_stack_reload(struct wg_reftable_stack *st)
 	int err = 0;
 
 	struct stat before, after;
-	bool have_before = !stat(st->list_path, &before);
+	bool have_before = !wg_fs_stat(st->list_path, &before);
 
 	if (have_before && st->list_known && st->merged && same_file(&before, &st->list_st))
 		return 0;
@@ -202,7 +202,7 @@ int wg_reftable_stack_reload(struct wg_reftable_stack *st)
 	for (int attempt = 0; attempt < 2; attempt++) {
 		free_names(names, n);
 		if (attempt)
-			have_before = !stat(st->list_path, &before);
+			have_before = !wg_fs_stat(st->list_path, &before);
 		if ((err = read_list(st, &names, &n)))
 			return err;
 		err = load_snapshot(st, names, n, &m, &missing);
@@ -222,7 +222,7 @@ int wg_reftable_stack_reload(struct wg_reftable_stack *st)
 	st->names = names;
 	st->n = n;
 	/* Remember the file only if it did not change while we read it. */
-	st->list_known = have_before && !stat(st->list_path, &after) &&
+	st->list_known = have_before && !wg_fs_stat(st->list_path, &after) &&
 			 same_file(&before, &after);
 	if (st->list_known)
 		st->list_st = before;
@@ -316,11 +316,11 @@ static int lock_list(struct wg_reftable_stack *st, struct wg_lockfile *lk)
 static uint32_t random32(struct wg_reftable_stack *st)
 {
 	uint32_t v = 0;
-	int fd = open("/dev/urandom", O_RDONLY);
+	int fd = wg_fs_open("/dev/urandom", O_RDONLY, 0);
 
 	if (fd >= 0) {
-		ssize_t n = read(fd, &v, sizeof(v));
-		close(fd);
+		ssize_t n = wg_fs_read(fd, &v, sizeof(v));
+		wg_fs_close(fd);
 		if (n == (ssize_t)sizeof(v))
 			return v;
 	}
@@ -350,7 +350,7 @@ static int tmp_flush(struct tmp_table *tt)
 	size_t off = 0;
 
 	while (off < tt->len) {
-		ssize_t n = write(tt->fd, tt->buf + off, tt->len - off);
+		ssize_t n = wg_fs_write(tt->fd, tt->buf + off, tt->len - off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -395,7 +395,7 @@ static int tmp_open(struct tmp_table **out, struct wg_reftable_stack *st)
 		wg_free(tt);
 		return err;
 	}
-	tt->fd = mkstemp((char *)tt->path.data);
+	tt->fd = wg_fs_mkstemp((char *)tt->path.data);
 	if (tt->fd < 0) {
 		err = wg_error_set(WG_EIO, "cannot create a temporary table in %s: %s", st->dir,
 				   strerror(errno));
@@ -413,9 +413,9 @@ static void tmp_discard(struct tmp_table *tt)
 	if (!tt)
 		return;
 	if (tt->fd >= 0)
-		close(tt->fd);
+		wg_fs_close(tt->fd);
 	if (tt->path.len)
-		unlink(wg_buf_cstr(&tt->path));
+		wg_fs_unlink(wg_buf_cstr(&tt->path));
 	wg_buf_release(&tt->path);
 	wg_free(tt);
 }
@@ -430,10 +430,10 @@ static int tmp_commit(struct tmp_table *tt, struct wg_reftable_stack *st, uint64
 
 	if ((err = tmp_flush(tt)))
 		return err;
-	if (st->opts.fsync && fsync(tt->fd))
+	if (st->opts.fsync && wg_fs_fsync(tt->fd))
 		return wg_error_set(WG_EIO, "cannot fsync %s: %s", wg_buf_cstr(&tt->path),
 				    strerror(errno));
-	if (close(tt->fd)) {
+	if (wg_fs_close(tt->fd)) {
 		tt->fd = -1;
 		return wg_error_set(WG_EIO, "cannot close %s: %s", wg_buf_cstr(&tt->path),
 				    strerror(errno));
@@ -447,14 +447,14 @@ static int tmp_commit(struct tmp_table *tt, struct wg_reftable_stack *st, uint64
 		 * can read would lose every ref. */
 		if (mask & 0600)
 			mask = 022;
-		chmod(wg_buf_cstr(&tt->path), 0666 & ~mask);
+		wg_fs_chmod(wg_buf_cstr(&tt->path), 0666 & ~mask);
 	} else {
-		chmod(wg_buf_cstr(&tt->path), st->opts.file_mode);
+		wg_fs_chmod(wg_buf_cstr(&tt->path), st->opts.file_mode);
 	}
 	if ((err = format_name(name, st, min, max)) ||
 	    (err = table_path(&final, st, wg_buf_cstr(name))))
 		goto done;
-	if (rename(wg_buf_cstr(&tt->path), wg_buf_cstr(&final))) {
+	if (wg_fs_rename(wg_buf_cstr(&tt->path), wg_buf_cstr(&final))) {
 		err = wg_error_set(WG_EIO, "cannot rename %s to %s: %s", wg_buf_cstr(&tt->path),
 				   wg_buf_cstr(&final), strerror(errno));
 		goto done;
@@ -590,7 +590,7 @@ int wg_reftable_addition_commit(struct wg_reftable_addition *a, wg_reftable_add_
 	if ((err = write_list(st, &a->lk, st->n, st->n, wg_buf_cstr(&name), true))) {
 		struct wg_buf path = WG_BUF_INIT;
 		if (!table_path(&path, st, wg_buf_cstr(&name)))
-			unlink(wg_buf_cstr(&path));
+			wg_fs_unlink(wg_buf_cstr(&path));
 		wg_buf_release(&path);
 		goto done;
 	}
@@ -723,7 +723,7 @@ static int compact_locked(struct wg_reftable_stack *st, struct wg_lockfile *lk, 
 	if ((err = write_list(st, lk, first, last + 1, name.len ? wg_buf_cstr(&name) : NULL,
 			      false))) {
 		if (name.len && !table_path(&path, st, wg_buf_cstr(&name)))
-			unlink(wg_buf_cstr(&path));
+			wg_fs_unlink(wg_buf_cstr(&path));
 		goto done;
 	}
 	committed = true;
@@ -731,7 +731,7 @@ static int compact_locked(struct wg_reftable_stack *st, struct wg_lockfile *lk, 
 	 * longer see them. */
 	for (size_t i = first; i <= last; i++)
 		if (!table_path(&path, st, st->names[i]))
-			unlink(wg_buf_cstr(&path));
+			wg_fs_unlink(wg_buf_cstr(&path));
 done:
 	wg_reftable_ref_release(&ref);
 	wg_reftable_log_release(&log);

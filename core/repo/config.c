@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/alloc.h"
+#include "util/fs.h"
 #include "util/error.h"
 #include "util/lockfile.h"
 
@@ -583,7 +584,7 @@ int wg_config_read_file(struct wg_config **out, const char *path)
 
 	*out = NULL;
 	do {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = wg_fs_open(path, O_RDONLY, 0);
 	} while (fd < 0 && errno == EINTR);
 	if (fd < 0) {
 		if (errno == ENOENT)
@@ -594,16 +595,16 @@ int wg_config_read_file(struct wg_config **out, const char *path)
 	for (;;) {
 		ssize_t n;
 		if ((err = wg_buf_grow(&data, 8192))) {
-			close(fd);
+			wg_fs_close(fd);
 			wg_buf_release(&data);
 			return err;
 		}
-		n = read(fd, data.data + data.len, data.cap - data.len - 1);
+		n = wg_fs_read(fd, data.data + data.len, data.cap - data.len - 1);
 		if (n < 0) {
 			int saved = errno;
 			if (saved == EINTR)
 				continue;
-			close(fd);
+			wg_fs_close(fd);
 			wg_buf_release(&data);
 			return wg_error_set(WG_EIO, "could not read config file '%s': %s", path,
 					    strerror(saved));
@@ -614,12 +615,12 @@ int wg_config_read_file(struct wg_config **out, const char *path)
 		if (data.len > INT_MAX) {
 			/* Stop early rather than slurp a huge file that the
 			 * parser will refuse anyway. */
-			close(fd);
+			wg_fs_close(fd);
 			wg_buf_release(&data);
 			return wg_error_set(WG_ECORRUPT, "config file %s is too large", path);
 		}
 	}
-	close(fd);
+	wg_fs_close(fd);
 	err = wg_config_parse(out, (const char *)data.data, data.len, path);
 	wg_buf_release(&data);
 	return err;
@@ -1307,7 +1308,7 @@ int wg_config_write_file(const struct wg_config *cfg, const char *path)
 		return wg_error_prefix("could not lock config file %s", path);
 	/* Keep the permissions of the file being replaced (git does too):
 	 * a config made private stays private. */
-	if (stat(path, &st) == 0 && chmod(wg_lockfile_lock_path(&lk), st.st_mode & 07777) < 0) {
+	if (wg_fs_stat(path, &st) == 0 && wg_fs_chmod(wg_lockfile_lock_path(&lk), st.st_mode & 07777) < 0) {
 		err = wg_error_set(WG_EIO, "chmod on %s failed: %s", wg_lockfile_lock_path(&lk),
 				   strerror(errno));
 		wg_lockfile_rollback(&lk);

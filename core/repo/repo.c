@@ -53,7 +53,7 @@ struct wg_refdb *wg_repo_refdb(struct wg_repo *repo) { return repo->refdb; }
 
 static char *absolute_path(const char *path)
 {
-	char *real = realpath(path, NULL);
+	char *real = wg_fs_realpath(path);
 	char *copy;
 	if (!real)
 		return NULL;
@@ -455,10 +455,10 @@ static bool probe_filemode(const char *gitdir)
 	struct wg_buf path = WG_BUF_INIT;
 	struct stat st;
 	bool ok = false;
-	if (!wg_fs_join(&path, gitdir, "config") && !stat((const char *)path.data, &st)) {
-		ok = !chmod((const char *)path.data, st.st_mode ^ S_IXUSR) &&
-		     !stat((const char *)path.data, &st) && (st.st_mode & S_IXUSR);
-		(void)chmod((const char *)path.data, st.st_mode & ~(mode_t)S_IXUSR);
+	if (!wg_fs_join(&path, gitdir, "config") && !wg_fs_stat((const char *)path.data, &st)) {
+		ok = !wg_fs_chmod((const char *)path.data, st.st_mode ^ S_IXUSR) &&
+		     !wg_fs_stat((const char *)path.data, &st) && (st.st_mode & S_IXUSR);
+		(void)wg_fs_chmod((const char *)path.data, st.st_mode & ~(mode_t)S_IXUSR);
 	}
 	wg_buf_release(&path);
 	return ok;

@@ -1,14 +1,100 @@
 #include "util/fs.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "util/alloc.h"
 #include "util/error.h"
+
+static const struct wg_fs_ops *current = &wg_fs_posix;
+
+const struct wg_fs_ops *wg_fs_set_ops(const struct wg_fs_ops *ops)
+{
+	const struct wg_fs_ops *prev = current;
+	current = ops ? ops : &wg_fs_posix;
+	return prev;
+}
+
+const struct wg_fs_ops *wg_fs_ops(void)
+{
+	return current;
+}
+
+int wg_fs_open(const char *path, int flags, int mode) { return current->open(path, flags, mode); }
+int wg_fs_close(int fd) { return current->close(fd); }
+ssize_t wg_fs_read(int fd, void *buf, size_t len) { return current->read(fd, buf, len); }
+ssize_t wg_fs_pread(int fd, void *buf, size_t len, int64_t offset)
+{
+	return current->pread(fd, buf, len, offset);
+}
+ssize_t wg_fs_write(int fd, const void *buf, size_t len) { return current->write(fd, buf, len); }
+ssize_t wg_fs_pwrite(int fd, const void *buf, size_t len, int64_t offset)
+{
+	return current->pwrite(fd, buf, len, offset);
+}
+int wg_fs_fsync(int fd) { return current->fsync(fd); }
+int wg_fs_ftruncate(int fd, int64_t len) { return current->ftruncate(fd, len); }
+int wg_fs_fstat(int fd, struct stat *st) { return current->fstat(fd, st); }
+int wg_fs_fchmod(int fd, int mode) { return current->fchmod(fd, mode); }
+int wg_fs_stat(const char *path, struct stat *st) { return current->stat(path, st); }
+int wg_fs_lstat(const char *path, struct stat *st) { return current->lstat(path, st); }
+int wg_fs_chmod(const char *path, int mode) { return current->chmod(path, mode); }
+int wg_fs_rename(const char *from, const char *to) { return current->rename(from, to); }
+int wg_fs_link(const char *from, const char *to) { return current->link(from, to); }
+int wg_fs_unlink(const char *path) { return current->unlink(path); }
+int wg_fs_mkdir(const char *path, int mode) { return current->mkdir(path, mode); }
+int wg_fs_rmdir(const char *path) { return current->rmdir(path); }
+int wg_fs_mkstemp(char *tmpl) { return current->mkstemp(tmpl); }
+void *wg_fs_opendir(const char *path) { return current->opendir(path); }
+const char *wg_fs_readdir(void *dir) { return current->readdir(dir); }
+int wg_fs_closedir(void *dir) { return current->closedir(dir); }
+void *wg_fs_map(int fd, size_t len) { return current->map(fd, len); }
+void wg_fs_unmap(void *addr, size_t len) { current->unmap(addr, len); }
+char *wg_fs_realpath(const char *path) { return current->realpath(path); }
+
+int wg_fs_write_all(int fd, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	while (len) {
+		/* Bound each call: some systems reject writes above INT_MAX. */
+		size_t chunk = len > (1u << 30) ? (1u << 30) : len;
+		ssize_t n = wg_fs_write(fd, p, chunk);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int wg_fs_pread_all(int fd, void *buf, size_t len, int64_t offset)
+{
+	unsigned char *p = buf;
+	while (len) {
+		ssize_t n = wg_fs_pread(fd, p, len, offset);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = 0;
+			return -1;
+		}
+		p += n;
+		offset += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
 
 static int io_error(const char *what, const char *path)
 {
@@ -18,19 +104,19 @@ static int io_error(const char *what, const char *path)
 
 int wg_fs_read_file(struct wg_buf *out, const char *path)
 {
-	int fd = open(path, O_RDONLY);
+	int fd = wg_fs_open(path, O_RDONLY, 0);
 	struct stat st;
 	int err = 0;
 	if (fd < 0)
 		return io_error("open", path);
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	if (wg_fs_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    (err = wg_buf_grow(out, (size_t)st.st_size)))
 		goto done;
 	for (;;) {
 		ssize_t n;
 		if ((err = wg_buf_grow(out, 65536)))
 			break;
-		n = read(fd, out->data + out->len, out->cap - out->len - 1);
+		n = wg_fs_read(fd, out->data + out->len, out->cap - out->len - 1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -42,20 +128,20 @@ int wg_fs_read_file(struct wg_buf *out, const char *path)
 		wg_buf_setlen(out, out->len + (size_t)n);
 	}
 done:
-	close(fd);
+	wg_fs_close(fd);
 	return err;
 }
 
 bool wg_fs_is_dir(const char *path)
 {
 	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	return wg_fs_stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 bool wg_fs_exists(const char *path)
 {
 	struct stat st;
-	return lstat(path, &st) == 0;
+	return wg_fs_lstat(path, &st) == 0;
 }
 
 int wg_fs_mkdir_p(const char *path)
@@ -71,7 +157,7 @@ int wg_fs_mkdir_p(const char *path)
 		if (copy[i] != '/' && copy[i] != '\0')
 			continue;
 		copy[i] = '\0';
-		if (mkdir(copy, 0777) && errno != EEXIST) {
+		if (wg_fs_mkdir(copy, 0777) && errno != EEXIST) {
 			err = io_error("create directory", copy);
 			break;
 		}
@@ -86,29 +172,21 @@ int wg_fs_mkdir_p(const char *path)
 
 int wg_fs_write_new_file(const char *path, const void *data, size_t len, int mode)
 {
-	const unsigned char *p = data;
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, mode);
+	int fd = wg_fs_open(path, O_WRONLY | O_CREAT | O_EXCL, mode);
 	if (fd < 0) {
 		if (errno == EEXIST)
 			return wg_error_set(WG_EEXISTS, "'%s' already exists", path);
 		return io_error("create", path);
 	}
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			io_error("write", path);
-			close(fd);
-			unlink(path);
-			return WG_EIO;
-		}
-		p += n;
-		len -= (size_t)n;
+	if (wg_fs_write_all(fd, data, len)) {
+		io_error("write", path);
+		wg_fs_close(fd);
+		wg_fs_unlink(path);
+		return WG_EIO;
 	}
-	if (close(fd)) {
+	if (wg_fs_close(fd)) {
 		io_error("close", path);
-		unlink(path);
+		wg_fs_unlink(path);
 		return WG_EIO;
 	}
 	return 0;
@@ -130,44 +208,40 @@ int wg_fs_remove_tree(const char *path)
 {
 	struct stat st;
 	struct wg_buf sub = WG_BUF_INIT;
-	DIR *dir;
-	struct dirent *de;
+	void *dir;
+	const char *name;
 	int err = 0;
 
-	if (lstat(path, &st))
+	if (wg_fs_lstat(path, &st))
 		return errno == ENOENT ? 0 : wg_error_set(WG_EIO, "cannot stat '%s': %s", path,
 							  strerror(errno));
 	if (!S_ISDIR(st.st_mode)) {
-		if (unlink(path))
+		if (wg_fs_unlink(path))
 			return wg_error_set(WG_EIO, "cannot remove '%s': %s", path, strerror(errno));
 		return 0;
 	}
-	if (!(dir = opendir(path)))
+	if (!(dir = wg_fs_opendir(path)))
 		return wg_error_set(WG_EIO, "cannot open '%s': %s", path, strerror(errno));
-	while (!err && (de = readdir(dir))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if ((err = wg_fs_join(&sub, path, de->d_name)))
+	while (!err && (name = wg_fs_readdir(dir))) {
+		if ((err = wg_fs_join(&sub, path, name)))
 			break;
 		err = wg_fs_remove_tree(wg_buf_cstr(&sub));
 	}
-	closedir(dir);
+	wg_fs_closedir(dir);
 	wg_buf_release(&sub);
-	if (!err && rmdir(path))
+	if (!err && wg_fs_rmdir(path))
 		err = wg_error_set(WG_EIO, "cannot remove '%s': %s", path, strerror(errno));
 	return err;
 }
 
 bool wg_fs_dir_is_empty(const char *path)
 {
-	DIR *dir = opendir(path);
-	struct dirent *de;
-	bool empty = true;
+	void *dir = wg_fs_opendir(path);
+	bool empty;
 
 	if (!dir)
 		return false;
-	while (empty && (de = readdir(dir)))
-		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
-	closedir(dir);
+	empty = !wg_fs_readdir(dir);
+	wg_fs_closedir(dir);
 	return empty;
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "util/alloc.h"
+#include "util/fs.h"
 #include "util/error.h"
 
 #define LOCK_SUFFIX ".lock"
@@ -45,7 +46,7 @@ int wg_lockfile_acquire(struct wg_lockfile *lk, const char *path)
 	/* O_EXCL is the whole locking protocol: exactly one creator wins,
 	 * on every filesystem git itself supports and in Emscripten's. */
 	do {
-		fd = open(lk->lock_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		fd = wg_fs_open(lk->lock_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	} while (fd < 0 && errno == EINTR);
 	if (fd < 0) {
 		int saved = errno;
@@ -74,7 +75,7 @@ int wg_lockfile_write(struct wg_lockfile *lk, const void *data, size_t len)
 	while (len) {
 		/* Bound each call: some systems reject writes above INT_MAX. */
 		size_t chunk = len > (1u << 30) ? (1u << 30) : len;
-		ssize_t n = write(lk->fd, p, chunk);
+		ssize_t n = wg_fs_write(lk->fd, p, chunk);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -94,7 +95,7 @@ int wg_lockfile_fsync(struct wg_lockfile *lk)
 {
 	if (!lk->lock_path || lk->fd < 0)
 		return wg_error_set(WG_EINVALID, "syncing a lock file that is not held");
-	if (fsync(lk->fd) < 0 && errno != EINVAL && errno != ENOSYS)
+	if (wg_fs_fsync(lk->fd) < 0 && errno != EINVAL && errno != ENOSYS)
 		/* EINVAL/ENOSYS: the filesystem (e.g. an in-memory one) has
 		 * nothing to flush, which is not a failure. */
 		return wg_error_set(WG_EIO, "could not fsync '%s': %s", lk->lock_path,
@@ -110,14 +111,14 @@ int wg_lockfile_commit(struct wg_lockfile *lk)
 	lk->fd = -1;
 	/* close() can be where a deferred write error (NFS, quota) shows up:
 	 * never rename a file whose contents may be incomplete. */
-	if (fd >= 0 && close(fd) < 0 && errno != EINTR) {
+	if (fd >= 0 && wg_fs_close(fd) < 0 && errno != EINTR) {
 		int saved = errno;
 		wg_error_set(WG_EIO, "could not close '%s': %s", lk->lock_path,
 			     strerror(saved));
 		wg_lockfile_rollback(lk);
 		return WG_EIO;
 	}
-	if (rename(lk->lock_path, lk->path) < 0) {
+	if (wg_fs_rename(lk->lock_path, lk->path) < 0) {
 		int saved = errno;
 		wg_error_set(WG_EIO, "could not rename '%s' to '%s': %s", lk->lock_path,
 			     lk->path, strerror(saved));
@@ -135,8 +136,8 @@ void wg_lockfile_rollback(struct wg_lockfile *lk)
 	if (!lk || !lk->lock_path)
 		return;
 	if (lk->fd >= 0)
-		close(lk->fd);
-	unlink(lk->lock_path);
+		wg_fs_close(lk->fd);
+	wg_fs_unlink(lk->lock_path);
 	lockfile_clear(lk);
 }
 

@@ -1,0 +1,30 @@
+#!/bin/sh
+# check-fs-seam.sh LIBRARY: fail if any object of core/ other than
+# util/fs_posix.c calls the host's file functions directly. Every file
+# operation must go through util/fs.h, or a fault-injection test cannot
+# reach it (see docs/crash-safety.md). Run by ctest on native builds.
+set -eu
+lib=$1
+NM=${NM:-nm}
+# The C library's file calls, with the large-file and glibc-internal names.
+deny='open|open64|openat|openat64|creat|close|read|pread|pread64|write|pwrite|pwrite64'
+deny="$deny|fsync|fdatasync|ftruncate|ftruncate64|truncate|fstat|fstat64|stat|stat64"
+deny="$deny|lstat|lstat64|fstatat|fstatat64|__xstat|__fxstat|__lxstat|__xstat64"
+deny="$deny|__fxstat64|__lxstat64|chmod|fchmod|rename|renameat|renameat2|link|linkat"
+deny="$deny|unlink|unlinkat|mkdir|mkdirat|rmdir|mkstemp|mkstemp64|mkostemp|opendir"
+deny="$deny|fdopendir|readdir|readdir64|closedir|mmap|mmap64|munmap|realpath|fopen"
+deny="$deny|fopen64|fdopen|fclose|fread|fwrite|access|symlink|readlink|utime|utimes"
+deny="$deny|futimens|utimensat|dup|dup2"
+found=$("$NM" -A -u "$lib" 2>/dev/null | grep -v 'fs_posix\.c\.o' |
+	awk '{print $1, $NF}' | grep -E " ($deny)(@.*)?\$" || true)
+members=$("$NM" -A -u "$lib" 2>/dev/null | grep -c 'fs_posix\.c\.o' || true)
+if [ "$members" = 0 ]; then
+	echo "check-fs-seam: $lib has no fs_posix.c.o (is it the core library?)" >&2
+	exit 1
+fi
+if [ -n "$found" ]; then
+	echo "check-fs-seam: host file calls outside util/fs_posix.c:" >&2
+	echo "$found" | sed 's/^/  /' >&2
+	exit 1
+fi
+echo "check-fs-seam: no host file calls outside util/fs_posix.c"
