@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "remote_driver.h"
 #include "util/error.h"
+#include "util/fs_fault.h"
 #include "util/limits.h"
 
 static const struct cli_command commands[] = {
@@ -122,6 +123,36 @@ int cli_read_stream(FILE *f, struct wg_buf *buf)
 	}
 }
 
+static void trace_fs_call(unsigned long n, const char *op, const char *path, void *payload)
+{
+	/* Flushed line by line: the next call may end the process. */
+	fprintf(payload, "%lu %s %s\n", n, op, path);
+	fflush(payload);
+}
+
+/* Crash-safety tests (t20-crash-safety.sh) make the k-th change to the
+ * disk fail: WEBGIT_TEST_FS_FAULT=count|<k>:eio|<k>:enospc|<k>:exit, and
+ * WEBGIT_TEST_FS_TRACE=<file> appends "<n> <call> <path>" per change. */
+static int install_fault_injection(void)
+{
+	const char *spec = getenv("WEBGIT_TEST_FS_FAULT");
+	const char *trace = getenv("WEBGIT_TEST_FS_TRACE");
+	struct wg_fs_fault fault;
+	int err;
+
+	if (!spec || !*spec)
+		return 0;
+	if ((err = wg_fs_fault_parse(&fault, spec)))
+		return err;
+	if (trace && *trace) {
+		if (!(fault.payload = fopen(trace, "a")))
+			return wg_error_set(WG_EIO, "cannot open '%s': %s", trace, strerror(errno));
+		fault.trace = trace_fs_call;
+	}
+	wg_fs_fault_install(&fault);
+	return 0;
+}
+
 static void print_help(void)
 {
 	size_t i;
@@ -168,6 +199,8 @@ int main(int argc, char **argv)
 			wg_limits_set_default(&limits);
 		}
 	}
+	if (install_fault_injection())
+		return cli_fatal("WEBGIT_TEST_FS_FAULT: %s", wg_error_message());
 	for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
 		if (strcmp(argv[i], commands[c].name))
 			continue;

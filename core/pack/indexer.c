@@ -69,6 +69,8 @@ struct wg_indexer {
 
 	/* Files. */
 	char *tmp_pack, *final_pack, *final_idx, *final_rev, *final_keep;
+	/* which of the final files this indexer put in place (not there before) */
+	bool placed_pack, placed_idx, placed_rev, placed_keep;
 	int fd;
 	/* While resolving deltas (the file complete, not yet appended to):
 	 * reads through windows, far fewer read calls. */
@@ -1185,12 +1187,29 @@ static int write_temp(char **tmp_out, const char *path, const struct wg_buf *dat
 	return 0;
 }
 
-static int install(const char *tmp, const char *path)
+/* Move tmp into place as path; *placed says whether path is new. */
+static int install(const char *tmp, const char *path, bool *placed)
 {
+	bool existed = wg_fs_exists(path);
 	if (wg_fs_rename(tmp, path))
 		return wg_error_set(WG_EIO, "cannot move '%s' into place as '%s': %s", tmp, path,
 				    strerror(errno));
+	*placed = !existed;
 	return 0;
+}
+
+void wg_indexer_uninstall(struct wg_indexer *ix)
+{
+	/* The index first: without it no reader looks at the rest. */
+	if (ix->placed_idx)
+		wg_fs_unlink(ix->final_idx);
+	if (ix->placed_rev)
+		wg_fs_unlink(ix->final_rev);
+	if (ix->placed_pack)
+		wg_fs_unlink(ix->final_pack);
+	if (ix->placed_keep)
+		wg_fs_unlink(ix->final_keep);
+	ix->placed_idx = ix->placed_rev = ix->placed_pack = ix->placed_keep = false;
 }
 
 /* The .idx and .rev in memory (ix->idx, ix->rev), so the objects can be
@@ -1235,7 +1254,7 @@ static int write_outputs(struct wg_indexer *ix)
 	    (ix->final_idx && (err = write_temp(&tmp_idx, ix->final_idx, &ix->idx))))
 		goto done;
 	if (tmp_keep) {
-		if ((err = install(tmp_keep, ix->final_keep)))
+		if ((err = install(tmp_keep, ix->final_keep, &ix->placed_keep)))
 			goto done;
 		wg_free(tmp_keep);
 		tmp_keep = NULL;
@@ -1250,25 +1269,28 @@ static int write_outputs(struct wg_indexer *ix)
 		if (wg_fs_exists(ix->final_pack)) {
 			/* Same name, same checksum: the pack is already here. */
 			wg_fs_unlink(ix->tmp_pack);
-		} else if ((err = install(ix->tmp_pack, ix->final_pack))) {
+		} else if ((err = install(ix->tmp_pack, ix->final_pack, &ix->placed_pack))) {
 			goto done;
 		}
 		wg_free(ix->tmp_pack);
 		ix->tmp_pack = NULL;
 	}
 	if (tmp_rev) {
-		if ((err = install(tmp_rev, ix->final_rev)))
+		if ((err = install(tmp_rev, ix->final_rev, &ix->placed_rev)))
 			goto done;
 		wg_free(tmp_rev);
 		tmp_rev = NULL;
 	}
 	if (tmp_idx) {
-		if ((err = install(tmp_idx, ix->final_idx)))
+		if ((err = install(tmp_idx, ix->final_idx, &ix->placed_idx)))
 			goto done;
 		wg_free(tmp_idx);
 		tmp_idx = NULL;
 	}
 done:
+	/* All or nothing: a failure takes back the files already placed. */
+	if (err)
+		wg_indexer_uninstall(ix);
 	if (tmp_keep)
 		wg_fs_unlink(tmp_keep);
 	if (tmp_rev)

@@ -107,6 +107,10 @@ int wg_indexer_finish(struct wg_indexer *ix, unsigned char *pack_hash);
 /* Give up: remove every temporary file. free() does it too. */
 void wg_indexer_abort(struct wg_indexer *ix);
 void wg_indexer_free(struct wg_indexer *ix);
+/* After a successful finish: remove the final files this indexer put in
+ * place (those already there before stay), the index first. For a caller
+ * whose next step failed and that wants nothing left of the pack. */
+void wg_indexer_uninstall(struct wg_indexer *ix);
 
 const struct wg_indexer_progress *wg_indexer_progress(const struct wg_indexer *ix);
 

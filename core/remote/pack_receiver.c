@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/error.h"
 #include "util/fs.h"
 
@@ -174,7 +175,8 @@ int wg_pack_receiver_finish(struct wg_pack_receiver *rcv, bool *got_pack,
 	 * any ref can name their objects; every check ran before that. */
 	if ((err = wg_indexer_finish(rcv->ix, pack_hash)))
 		return err;
-	wg_indexer_free(rcv->ix);
+	wg_indexer_free(rcv->installed);
+	rcv->installed = rcv->ix;
 	rcv->ix = NULL;
 	*got_pack = true;
 	return 0;
@@ -184,6 +186,10 @@ void wg_pack_receiver_release(struct wg_pack_receiver *rcv)
 {
 	wg_indexer_free(rcv->ix);
 	rcv->ix = NULL;
+	wg_indexer_free(rcv->installed);
+	rcv->installed = NULL;
+	wg_free(rcv->promisor_path);
+	rcv->promisor_path = NULL;
 	wg_fetch_response_free(rcv->resp);
 	rcv->resp = NULL;
 	wg_buf_release(&rcv->pack_dir);
@@ -205,8 +211,21 @@ int wg_pack_receiver_mark_promisor(struct wg_pack_receiver *rcv, const unsigned 
 	if (err == WG_EEXISTS) {
 		wg_error_clear();
 		err = 0;
+	} else if (!err && !(rcv->promisor_path = wg_strdup(wg_buf_cstr(&path)))) {
+		err = wg_error_set(WG_ENOMEM, "out of memory");
 	}
 done:
 	wg_buf_release(&path);
 	return err;
+}
+
+void wg_pack_receiver_discard(struct wg_pack_receiver *rcv)
+{
+	if (rcv->installed)
+		wg_indexer_uninstall(rcv->installed);
+	if (rcv->promisor_path) {
+		wg_fs_unlink(rcv->promisor_path);
+		wg_free(rcv->promisor_path);
+		rcv->promisor_path = NULL;
+	}
 }

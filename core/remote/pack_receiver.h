@@ -27,6 +27,8 @@ struct wg_pack_receiver {
 	bool fix_thin;                 /* a thin pack: bases from the repository */
 	struct wg_fetch_response *resp;
 	struct wg_indexer *ix;
+	struct wg_indexer *installed;  /* after finish: what it put in place */
+	char *promisor_path;           /* a .promisor file this receiver made */
 	struct wg_buf pack_dir;        /* the indexer keeps a pointer to it */
 	uint64_t pack_bytes;
 	wg_pack_receiver_event_fn on_event;
@@ -60,5 +62,10 @@ int wg_pack_receiver_finish(struct wg_pack_receiver *rcv, bool *got_pack,
 void wg_pack_receiver_release(struct wg_pack_receiver *rcv);
 /* Mark the pack `pack_hash` as the promisor remote's (pack-<hash>.promisor). */
 int wg_pack_receiver_mark_promisor(struct wg_pack_receiver *rcv, const unsigned char *pack_hash);
+
+/* Take back the pack that finish installed (the files it put in place,
+ * and a .promisor file mark_promisor made): for an operation that failed
+ * before any ref named the pack's objects. */
+void wg_pack_receiver_discard(struct wg_pack_receiver *rcv);
 
 #endif

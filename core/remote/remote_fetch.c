@@ -466,6 +466,48 @@ done:
 	return err;
 }
 
+static int fetch_head_path(struct rfetch *f, struct wg_buf *path)
+{
+	return wg_fs_join(path, wg_repo_gitdir(f->repo), "FETCH_HEAD");
+}
+
+static int save_fetch_head(struct rfetch *f, struct wg_buf *old, bool *had)
+{
+	struct wg_buf path = WG_BUF_INIT;
+	int err = fetch_head_path(f, &path);
+	if (!err && (err = wg_fs_read_file(old, wg_buf_cstr(&path))) == WG_ENOTFOUND) {
+		wg_error_clear();
+		err = 0;
+	} else if (!err) {
+		*had = true;
+	}
+	wg_buf_release(&path);
+	return err;
+}
+
+/* Put FETCH_HEAD back as it was, keeping the error being reported. */
+static void restore_fetch_head(struct rfetch *f, const struct wg_buf *old, bool had)
+{
+	struct wg_lockfile lk = WG_LOCKFILE_INIT;
+	struct wg_buf path = WG_BUF_INIT;
+	int code = wg_error_code();
+	char *msg = wg_strdup(wg_error_message());
+
+	if (!fetch_head_path(f, &path)) {
+		if (!had)
+			wg_fs_unlink(wg_buf_cstr(&path));
+		else if (!wg_lockfile_acquire(&lk, wg_buf_cstr(&path)) &&
+			 !wg_lockfile_write(&lk, old->data ? old->data : (unsigned char *)"",
+					    old->len))
+			wg_lockfile_commit(&lk);
+		wg_lockfile_rollback(&lk);
+	}
+	wg_buf_release(&path);
+	if (msg)
+		wg_error_set(code, "%s", msg);
+	wg_free(msg);
+}
+
 static int prune(struct rfetch *f, struct wg_ref_transaction *tx)
 {
 	struct wg_ref_iter *it;
@@ -570,12 +612,38 @@ static int check_connected(struct rfetch *f)
 	return err;
 }
 
+/* After a failed ref update: does every ref the fetch meant to move still
+ * hold its old value? Only then may the new pack go (no ref names it). */
+static bool refs_unmoved(struct rfetch *f)
+{
+	for (size_t i = 0; i < f->nupdates; i++) {
+		const struct rf_update *u = &f->updates[i];
+		struct wg_ref r = { 0 };
+		int e;
+		bool same;
+
+		if (!u->pub.local_name || wg_oid_equal(&u->pub.old_oid, &u->pub.new_oid))
+			continue;
+		e = wg_refdb_read(&r, wg_repo_refdb(f->repo), u->pub.local_name);
+		if (e == WG_ENOTFOUND)
+			same = wg_oid_is_null(&u->pub.old_oid);
+		else
+			same = !e && !r.symbolic && wg_oid_equal(&r.oid, &u->pub.old_oid);
+		wg_ref_release(&r);
+		if (!same)
+			return false;
+	}
+	return true;
+}
+
 static int apply(struct rfetch *f)
 {
 	struct wg_ref_transaction *tx = NULL;
 	struct wg_buf msg = WG_BUF_INIT;
 	const char *action = f->opts.reflog_action ? f->opts.reflog_action : "fetch";
 	char hex[WG_MAX_HEXSZ + 1];
+	struct wg_buf old_head = WG_BUF_INIT;
+	bool had_head = false;
 	int err;
 
 	for (size_t i = 0; i < f->nwants; i++)
@@ -637,11 +705,15 @@ static int apply(struct rfetch *f)
 	}
 	if (!err && f->opts.prune)
 		err = prune(f, tx);
-	if (!err)
-		err = wg_ref_transaction_commit(tx);
+	/* FETCH_HEAD before the refs, and put back if they cannot move: the
+	 * fetch happens entirely or not at all. */
+	if (!err && !(err = save_fetch_head(f, &old_head, &had_head)) &&
+	    !(err = write_fetch_head(f)) && (err = wg_ref_transaction_commit(tx)))
+		restore_fetch_head(f, &old_head, had_head);
 	wg_ref_transaction_free(tx);
 	wg_buf_release(&msg);
-	if (err || (err = write_fetch_head(f)))
+	wg_buf_release(&old_head);
+	if (err)
 		return err;
 	f->state = RF_DONE;
 	return 0;
@@ -719,10 +791,15 @@ static int rf_end(struct wg_remote_op *op)
 		return 0;
 	}
 	f->pack_bytes = f->rcv.pack_bytes;
-	if (wg_repo_promisor_remote(f->repo) &&
-	    (err = wg_pack_receiver_mark_promisor(&f->rcv, hash)))
+	if ((wg_repo_promisor_remote(f->repo) &&
+	     (err = wg_pack_receiver_mark_promisor(&f->rcv, hash))) ||
+	    (err = apply(f))) {
+		/* All or nothing: if no ref moved, the pack goes too. */
+		if (refs_unmoved(f))
+			wg_pack_receiver_discard(&f->rcv);
 		return err;
-	return apply(f);
+	}
+	return 0;
 }
 
 static void rf_free(struct wg_remote_op *op)

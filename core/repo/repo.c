@@ -449,19 +449,30 @@ static int make_dirs(const char *gitdir, const char *const *names)
 	return err;
 }
 
-/* Does this filesystem keep the executable bit? (git init's probe) */
-static bool probe_filemode(const char *gitdir)
+/* Does this filesystem keep the executable bit? (git init's probe) A file
+ * system that refuses chmod has no file modes; one that fails with an I/O
+ * error is failing, and init says so rather than guessing. */
+static int probe_filemode(bool *out, const char *gitdir)
 {
 	struct wg_buf path = WG_BUF_INIT;
 	struct stat st;
-	bool ok = false;
+	int err = 0;
+	*out = false;
 	if (!wg_fs_join(&path, gitdir, "config") && !wg_fs_stat((const char *)path.data, &st)) {
-		ok = !wg_fs_chmod((const char *)path.data, st.st_mode ^ S_IXUSR) &&
-		     !wg_fs_stat((const char *)path.data, &st) && (st.st_mode & S_IXUSR);
-		(void)wg_fs_chmod((const char *)path.data, st.st_mode & ~(mode_t)S_IXUSR);
+		const char *p = (const char *)path.data;
+		if (wg_fs_chmod(p, st.st_mode ^ S_IXUSR)) {
+			if (errno == EIO || errno == ENOSPC)
+				err = wg_error_set(WG_EIO, "cannot chmod '%s': %s", p, strerror(errno));
+		} else {
+			*out = !wg_fs_stat(p, &st) && (st.st_mode & S_IXUSR);
+			if (wg_fs_chmod(p, st.st_mode & ~(mode_t)S_IXUSR) &&
+			    (errno == EIO || errno == ENOSPC))
+				err = wg_error_set(WG_EIO, "cannot chmod '%s': %s", p,
+						   strerror(errno));
+		}
 	}
 	wg_buf_release(&path);
-	return ok;
+	return err;
 }
 
 static int write_init_config(const char *gitdir, const struct wg_hash_algo *algo,
@@ -471,6 +482,7 @@ static int write_init_config(const char *gitdir, const struct wg_hash_algo *algo
 	struct wg_buf path = WG_BUF_INIT;
 	const char *existing = NULL;
 	bool v1 = algo->id != WG_HASH_SHA1 || ref_format != WG_REF_FORMAT_FILES;
+	bool filemode;
 	int err;
 
 	if ((err = wg_fs_join(&path, gitdir, "config")))
@@ -490,9 +502,9 @@ static int write_init_config(const char *gitdir, const struct wg_hash_algo *algo
 		goto done;
 	}
 	wg_error_clear();
-	if ((err = wg_config_set_string(cfg, "core.repositoryformatversion", v1 ? "1" : "0")) ||
-	    (err = wg_config_set_string(cfg, "core.filemode",
-					probe_filemode(gitdir) ? "true" : "false")) ||
+	if ((err = probe_filemode(&filemode, gitdir)) ||
+	    (err = wg_config_set_string(cfg, "core.repositoryformatversion", v1 ? "1" : "0")) ||
+	    (err = wg_config_set_string(cfg, "core.filemode", filemode ? "true" : "false")) ||
 	    (err = wg_config_set_string(cfg, "core.bare", bare ? "true" : "false")))
 		goto done;
 	if (!bare && (err = wg_config_set_string(cfg, "core.logallrefupdates", "true")))
@@ -510,6 +522,24 @@ done:
 	return err;
 }
 
+/* Remove what a failed first init made, keeping the error it reported. */
+static void undo_init(const char *path, bool path_existed, const char *gitdir)
+{
+	int code = wg_error_code();
+	char *msg = wg_strdup(wg_error_message());
+	if (!path_existed) {
+		wg_fs_remove_tree(path);
+	} else if (gitdir && wg_fs_exists(gitdir) && !wg_fs_dir_is_empty(path)) {
+		wg_fs_remove_tree(gitdir);
+	} else {
+		wg_fs_remove_tree(path);
+		wg_fs_mkdir_p(path);
+	}
+	if (msg)
+		wg_error_set(code, "%s", msg);
+	wg_free(msg);
+}
+
 int wg_repo_init(struct wg_repo **out, const char *path, const struct wg_repo_init_options *opts)
 {
 	static const struct wg_repo_init_options defaults = WG_REPO_INIT_OPTIONS_INIT;
@@ -521,6 +551,7 @@ int wg_repo_init(struct wg_repo **out, const char *path, const struct wg_repo_in
 	enum wg_ref_format ref_format = WG_REF_FORMAT_REFTABLE;
 	struct wg_buf gitdir = WG_BUF_INIT, head = WG_BUF_INIT;
 	const char *branch;
+	bool path_existed = false, fresh = false;
 	int err;
 
 	if (!opts)
@@ -557,12 +588,19 @@ int wg_repo_init(struct wg_repo **out, const char *path, const struct wg_repo_in
 	if (!wg_refname_is_valid(branch, WG_REFNAME_ALLOW_ONELEVEL) || *branch == '-')
 		return wg_error_set(WG_EINVALID, "invalid initial branch name: '%s'", branch);
 
+	/* A first init that fails takes back what it made (a directory that
+	 * was there empty stays, empty), so a failed init leaves the disk as
+	 * it found it; a re-init only replaces files atomically. */
+	path_existed = wg_fs_exists(path);
+	fresh = !path_existed || wg_fs_dir_is_empty(path);
 	if ((err = wg_fs_mkdir_p(path)))
-		return err;
+		goto done;
 	if (opts->bare)
 		err = wg_buf_adds(&gitdir, path);
 	else
 		err = wg_fs_join(&gitdir, path, ".git");
+	if (!err && !opts->bare && !fresh)
+		fresh = !wg_fs_exists((const char *)gitdir.data);
 	if (err || (err = wg_fs_mkdir_p((const char *)gitdir.data)) ||
 	    (err = make_dirs((const char *)gitdir.data, dirs)) ||
 	    (err = write_init_config((const char *)gitdir.data, algo, ref_format, opts->bare)) ||
@@ -574,6 +612,8 @@ int wg_repo_init(struct wg_repo **out, const char *path, const struct wg_repo_in
 		goto done;
 	err = wg_repo_open(out, opts->bare ? (const char *)gitdir.data : path);
 done:
+	if (err && fresh)
+		undo_init(path, path_existed, opts->bare ? NULL : (const char *)gitdir.data);
 	wg_buf_release(&gitdir);
 	wg_buf_release(&head);
 	return err;

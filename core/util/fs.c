@@ -157,7 +157,9 @@ int wg_fs_mkdir_p(const char *path)
 		if (copy[i] != '/' && copy[i] != '\0')
 			continue;
 		copy[i] = '\0';
-		if (wg_fs_mkdir(copy, 0777) && errno != EEXIST) {
+		/* Only the missing components: a mkdir that would find its
+		 * directory there is no change worth a cut point. */
+		if (!wg_fs_is_dir(copy) && wg_fs_mkdir(copy, 0777) && errno != EEXIST) {
 			err = io_error("create directory", copy);
 			break;
 		}
