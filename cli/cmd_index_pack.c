@@ -45,6 +45,7 @@ static int feed_fd(struct wg_indexer *ix, int fd)
 int cmd_index_pack(int argc, char **argv)
 {
 	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
+	struct wg_object_source bases;
 	struct wg_fsck_options fsck = WG_FSCK_OPTIONS_INIT;
 	struct wg_repo *repo = NULL;
 	struct wg_indexer *ix = NULL;
@@ -125,8 +126,10 @@ int cmd_index_pack(int argc, char **argv)
 	}
 	o.idx_path = idx;
 	o.keep_msg = keep;
-	if (repo)
-		o.odb = wg_repo_odb(repo);
+	if (repo) {
+		bases = wg_odb_object_source(wg_repo_odb(repo));
+		o.bases = &bases;
+	}
 	o.fix_thin = fix;
 	if (from_stdin) {
 		if (pack) {

@@ -142,6 +142,7 @@ int cmd_pack_objects(int argc, char **argv)
 	static const char usage[] = "webgit pack-objects [-q] [--window=<n>] [--depth=<n>] "
 				    "[--compression=<n>] [--thin] [--stdout | <base-name>]";
 	struct wg_pack_writer_options opts = WG_PACK_WRITER_OPTIONS_INIT;
+	struct wg_object_source src;
 	struct wg_pack_writer *w = NULL;
 	struct wg_repo *repo = NULL;
 	const char *base = NULL, *v;
@@ -187,7 +188,8 @@ int cmd_pack_objects(int argc, char **argv)
 
 	if ((rc = cli_open_repo(&repo)))
 		return rc;
-	if (wg_pack_writer_new(&w, wg_repo_odb(repo), &opts)) {
+	src = wg_odb_object_source(wg_repo_odb(repo));
+	if (wg_pack_writer_new(&w, &src, &opts)) {
 		rc = cli_fatal_core();
 		goto done;
 	}

@@ -76,6 +76,7 @@ static int unpack(struct wg_repo *repo, const char *idx_path, bool dry_run)
 int cmd_unpack_objects(int argc, char **argv)
 {
 	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
+	struct wg_object_source bases;
 	struct wg_fsck_options fsck = WG_FSCK_OPTIONS_INIT;
 	struct wg_buf dir = WG_BUF_INIT, idx = WG_BUF_INIT;
 	struct wg_repo *repo = NULL;
@@ -106,7 +107,8 @@ int cmd_unpack_objects(int argc, char **argv)
 	made_dir = true;
 	o.algo = wg_repo_algo(repo);
 	o.pack_dir = (const char *)dir.data;
-	o.odb = wg_repo_odb(repo);
+	bases = wg_odb_object_source(wg_repo_odb(repo));
+	o.bases = &bases;
 	o.fix_thin = true;
 	o.write_rev = false;
 	if ((err = wg_indexer_new(&ix, &o)) || (err = feed_stdin(ix)) ||

@@ -292,3 +292,21 @@ int wg_odb_resolve_prefix(struct wg_odb *odb, const char *hex, size_t len, struc
 	*out = s.found;
 	return 0;
 }
+
+static int source_read(void *payload, const struct wg_oid *oid, enum wg_object_type *type_out,
+		       struct wg_buf *out)
+{
+	return wg_odb_read(payload, oid, type_out, out);
+}
+
+static int source_read_header(void *payload, const struct wg_oid *oid,
+			      enum wg_object_type *type_out, size_t *size_out)
+{
+	return wg_odb_read_header(payload, oid, type_out, size_out);
+}
+
+struct wg_object_source wg_odb_object_source(struct wg_odb *odb)
+{
+	struct wg_object_source src = { wg_odb_algo(odb), odb, source_read, source_read_header };
+	return src;
+}

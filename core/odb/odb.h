@@ -10,6 +10,7 @@
 #include "hash/oid.h"
 #include "object/object.h"
 #include "odb/odb_backend.h"
+#include "pack/object_source.h"
 #include "util/buf.h"
 
 struct wg_odb;
@@ -46,6 +47,9 @@ int wg_odb_read(struct wg_odb *odb, const struct wg_oid *oid,
 /* Type and size without the content where the backend allows it. */
 int wg_odb_read_header(struct wg_odb *odb, const struct wg_oid *oid,
 		       enum wg_object_type *type_out, size_t *size_out);
+/* The database as the pack layer reads it (thin-pack bases, the objects a
+ * pack writer packs); valid while odb is. */
+struct wg_object_source wg_odb_object_source(struct wg_odb *odb);
 /* 1 if present, 0 if absent, negative on error. */
 int wg_odb_exists(struct wg_odb *odb, const struct wg_oid *oid);
 

@@ -206,7 +206,7 @@ int wg_indexer_new(struct wg_indexer **out, const struct wg_indexer_options *opt
 
 	if (!opts || !opts->algo)
 		return wg_error_set(WG_EINVALID, "the indexer needs an object format");
-	if (opts->fix_thin && !opts->odb)
+	if (opts->fix_thin && !opts->bases)
 		return wg_error_set(WG_EINVALID, "--fix-thin needs an object database for the bases");
 	ix = wg_calloc(1, sizeof(*ix));
 	if (!ix)
@@ -1077,7 +1077,7 @@ static int fix_thin(struct wg_indexer *ix)
 		if (ix->objs[bypos[i].obj].real_type)
 			continue;
 		wg_oid_from_raw(&oid, ix->algo, bypos[i].base);
-		err = wg_odb_read(ix->opts.odb, &oid, &type, &data);
+		err = ix->opts.bases->read(ix->opts.bases->payload, &oid, &type, &data);
 		if (err == WG_ENOTFOUND) {
 			wg_error_clear();
 			err = 0;

@@ -3,7 +3,7 @@
  * code can hand it fetch() chunks as they arrive.
  *
  *	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
- *	o.algo = algo; o.pack_dir = ".git/objects/pack"; o.odb = odb; o.fix_thin = true;
+ *	o.algo = algo; o.pack_dir = ".git/objects/pack"; o.bases = &src; o.fix_thin = true;
  *	wg_indexer_new(&ix, &o);
  *	while (more) wg_indexer_feed(ix, chunk, n);
  *	wg_indexer_finish(ix, pack_hash);
@@ -35,7 +35,7 @@
 #include "hash/oid.h"
 #include "object/fsck.h"
 #include "object/object.h"
-#include "odb/odb.h"
+#include "pack/object_source.h"
 #include "util/buf.h"
 #include "util/limits.h"
 
@@ -68,7 +68,7 @@ struct wg_indexer_options {
 	/* Temporary files: default the directory of the first output above;
 	 * required when there is no output. */
 	const char *tmp_dir;
-	struct wg_odb *odb;         /* thin-pack bases; may be NULL */
+	const struct wg_object_source *bases; /* thin-pack bases; may be NULL */
 	bool fix_thin;
 	bool write_rev;             /* also write the .rev (git's default) */
 	const char *keep_msg;       /* non-NULL: write a .keep with it */

@@ -42,7 +42,7 @@ struct obj {
 };
 
 struct wg_pack_writer {
-	struct wg_odb *odb;
+	struct wg_object_source src;  /* a copy: the caller's may go */
 	const struct wg_hash_algo *algo;
 	struct wg_pack_writer_options opts;
 	struct obj *objs;
@@ -146,7 +146,7 @@ static int add_object(struct wg_pack_writer *w, const struct wg_oid *oid, const 
 		}
 		return 0;
 	}
-	if ((err = wg_odb_read_header(w->odb, oid, &type, &size))) {
+	if ((err = w->src.read_header(w->src.payload, oid, &type, &size))) {
 		if (have && err == WG_ENOTFOUND) {
 			wg_error_clear();
 			return 0;
@@ -171,7 +171,7 @@ static int add_object(struct wg_pack_writer *w, const struct wg_oid *oid, const 
 	return 0;
 }
 
-int wg_pack_writer_new(struct wg_pack_writer **out, struct wg_odb *odb,
+int wg_pack_writer_new(struct wg_pack_writer **out, const struct wg_object_source *src,
 		       const struct wg_pack_writer_options *opts)
 {
 	static const struct wg_pack_writer_options defaults = WG_PACK_WRITER_OPTIONS_INIT;
@@ -185,8 +185,8 @@ int wg_pack_writer_new(struct wg_pack_writer **out, struct wg_odb *odb,
 				    opts->compression);
 	if (!(w = wg_calloc(1, sizeof(*w))))
 		return wg_error_set(WG_ENOMEM, "out of memory creating a pack writer");
-	w->odb = odb;
-	w->algo = wg_odb_algo(odb);
+	w->src = *src;
+	w->algo = src->algo;
 	w->opts = opts ? *opts : defaults;
 	*out = w;
 	return 0;
@@ -260,7 +260,7 @@ static int slot_load(struct search *s, struct slot *sl)
 	int err;
 	if (sl->loaded)
 		return 0;
-	if ((err = wg_odb_read(s->w->odb, &o->oid, &type, &sl->data)))
+	if ((err = s->w->src.read(s->w->src.payload, &o->oid, &type, &sl->data)))
 		return wg_error_prefix("cannot read object %s", wg_oid_hex(&o->oid));
 	if ((int)type != o->type || sl->data.len != o->size)
 		return wg_error_set(WG_ECORRUPT, "object %s changed type or size while packing",
@@ -590,7 +590,7 @@ static int out_deflate(struct output *out, int level, const unsigned char *data,
 static int read_whole(struct wg_pack_writer *w, const struct obj *o, struct wg_buf *buf)
 {
 	enum wg_object_type type;
-	if (wg_odb_read(w->odb, &o->oid, &type, buf))
+	if (w->src.read(w->src.payload, &o->oid, &type, buf))
 		return wg_error_prefix("cannot read object %s", wg_oid_hex(&o->oid));
 	if ((int)type != o->type || buf->len != o->size)
 		return wg_error_set(WG_ECORRUPT, "object %s changed type or size while packing",

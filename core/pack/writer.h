@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 #include "hash/oid.h"
-#include "odb/odb.h"
+#include "pack/object_source.h"
 #include "util/buf.h"
 
 /* Receives the pack bytes in order. A non-zero return stops the writer and
@@ -60,7 +60,7 @@ struct wg_pack_writer_stats {
 struct wg_pack_writer;
 
 /* The odb is borrowed and must outlive the writer. opts may be NULL. */
-int wg_pack_writer_new(struct wg_pack_writer **out, struct wg_odb *odb,
+int wg_pack_writer_new(struct wg_pack_writer **out, const struct wg_object_source *src,
 		       const struct wg_pack_writer_options *opts);
 void wg_pack_writer_free(struct wg_pack_writer *w);
 

@@ -1,6 +1,6 @@
 /* The backend-independent half of the ref database: name checks, symref
  * resolution, transaction queueing and splitting, reflog line parsing. */
-#include "refs/refdb.h"
+#include "refs/refdb_backend.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "refs/refdb.h"
+#include "refs/refdb_backend.h"
 #include "util/buf.h"
 
 /* One snapshot of packed-refs, searched in place: the file is mapped (or

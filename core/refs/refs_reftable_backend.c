@@ -12,7 +12,7 @@
  *    with null old and new ids) makes an empty reflog exist;
  *  - readers refresh their snapshot from tables.list before each
  *    operation, so a long-lived refdb sees other writers' changes. */
-#include "refs/refdb.h"
+#include "refs/refdb_backend.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@
 
 #include "object/ident.h"
 #include "refs/refname.h"
-#include "refs/reftable.h"
+#include "reftable/reftable.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/error.h"

@@ -104,7 +104,8 @@ static int start_indexer(struct wg_pack_receiver *rcv)
 	o.algo = rcv->algo;
 	o.pack_dir = wg_buf_cstr(&rcv->pack_dir);
 	if (rcv->fix_thin) {
-		o.odb = wg_repo_odb(rcv->repo);
+		rcv->bases = wg_odb_object_source(wg_repo_odb(rcv->repo));
+		o.bases = &rcv->bases;
 		o.fix_thin = true;
 	}
 	o.limits = wg_remote_op_limits(rcv->op, wg_odb_limits(wg_repo_odb(rcv->repo)));

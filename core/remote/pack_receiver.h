@@ -27,6 +27,7 @@ struct wg_pack_receiver {
 	bool fix_thin;                 /* a thin pack: bases from the repository */
 	struct wg_fetch_response *resp;
 	struct wg_indexer *ix;
+	struct wg_object_source bases; /* the repository, for a thin pack */
 	struct wg_indexer *installed;  /* after finish: what it put in place */
 	char *promisor_path;           /* a .promisor file this receiver made */
 	struct wg_buf pack_dir;        /* the indexer keeps a pointer to it */

@@ -186,6 +186,7 @@ static int add_boundary(const struct wg_oid *oid, const char *path, void *payloa
 static int write_pack(struct rpush *p)
 {
 	struct wg_pack_writer_options wo = WG_PACK_WRITER_OPTIONS_INIT;
+	struct wg_object_source src;
 	const struct wg_remote_ref_list *remote = p->d.refs;
 	struct wg_oid *tips = NULL, *haves = NULL;
 	size_t ntips = 0, nhaves = 0;
@@ -210,7 +211,8 @@ static int write_pack(struct rpush *p)
 			haves[nhaves++] = remote->refs[i].oid;
 	}
 	wo.thin = !wg_caps_has(p->d.caps, "no-thin");
-	if ((err = wg_pack_writer_new(&ctx.w, wg_repo_odb(p->repo), &wo)) ||
+	src = wg_odb_object_source(wg_repo_odb(p->repo));
+	if ((err = wg_pack_writer_new(&ctx.w, &src, &wo)) ||
 	    (err = wg_odb_reachable(wg_repo_odb(p->repo), tips, ntips, haves, nhaves, add_object,
 				    wo.thin ? add_boundary : NULL, &ctx)))
 		goto done;

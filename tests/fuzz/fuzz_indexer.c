@@ -31,6 +31,7 @@ static int on_object(const struct wg_oid *oid, enum wg_object_type type, const v
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
+	struct wg_object_source bases;
 	struct wg_fsck_options fsck = WG_FSCK_OPTIONS_INIT;
 	const struct wg_hash_algo *algo;
 	struct wg_indexer *ix;
@@ -53,7 +54,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.algo = algo;
 	o.tmp_dir = fz_tmpdir();
 	if ((data[0] & 4) && !wg_odb_new(&odb, algo)) {
-		o.odb = odb;
+		bases = wg_odb_object_source(odb);
+		o.bases = &bases;
 		o.fix_thin = true;
 	}
 	if (data[0] & 8)

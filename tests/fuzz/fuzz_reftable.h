@@ -4,7 +4,7 @@
 #ifndef WG_FUZZ_REFTABLE_H
 #define WG_FUZZ_REFTABLE_H
 
-#include "refs/reftable.h"
+#include "reftable/reftable.h"
 
 static inline void fz_reftable_queries(struct wg_reftable_table *t)
 {

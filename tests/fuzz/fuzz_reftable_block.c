@@ -15,7 +15,7 @@
 #include <zlib.h>
 
 #include "fuzz_reftable.h"
-#include "refs/reftable.h"
+#include "reftable/reftable.h"
 #include "util/endian.h"
 #include "util/error.h"
 

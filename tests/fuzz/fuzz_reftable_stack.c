@@ -9,7 +9,7 @@
 
 #include <dirent.h>
 
-#include "refs/reftable.h"
+#include "reftable/reftable.h"
 #include "util/error.h"
 
 #define SEP "\n=====\n"

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "refs/reftable.h"
+#include "reftable/reftable.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/error.h"

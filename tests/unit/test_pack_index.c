@@ -154,13 +154,17 @@ static int run(const struct wg_hash_algo *algo, const char *dir, const struct wg
 {
 	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
 	struct wg_indexer *ix = NULL;
+	struct wg_object_source bases;
 	unsigned char h[WG_MAX_RAWSZ];
 	size_t pos = 0;
 	int err;
 	o.algo = algo;
 	o.pack_dir = dir;
-	o.odb = odb;
-	o.fix_thin = odb != NULL;
+	if (odb) {
+		bases = wg_odb_object_source(odb);
+		o.bases = &bases;
+		o.fix_thin = true;
+	}
 	o.window = window;
 	if ((err = wg_indexer_new(&ix, &o)))
 		return err;

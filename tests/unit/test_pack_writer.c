@@ -33,6 +33,7 @@ static uint32_t rnd(void)
 struct fixture {
 	struct wg_repo *repo;
 	struct wg_odb *odb;
+	struct wg_object_source src;  /* odb, as the pack writer reads it */
 	const struct wg_hash_algo *algo;
 	struct wg_oid oids[MAX_OBJS];
 	char paths[MAX_OBJS][32];
@@ -55,6 +56,7 @@ static void fixture_make(struct fixture *fx, const char *name, const char *forma
 	if (!fx->repo)
 		return;
 	fx->odb = wg_repo_odb(fx->repo);
+	fx->src = wg_odb_object_source(fx->odb);
 	fx->algo = wg_repo_algo(fx->repo);
 	for (r = 0; r < revs; r++) {
 		for (f = 0; f < 3 && fx->n < MAX_OBJS - 4; f++) {
@@ -298,7 +300,7 @@ static int pack_fixture(const struct fixture *fx, const struct wg_pack_writer_op
 	size_t i;
 	int err;
 	wg_buf_reset(pack);
-	if ((err = wg_pack_writer_new(&w, fx->odb, opts)))
+	if ((err = wg_pack_writer_new(&w, &fx->src, opts)))
 		return err;
 	for (i = 0; i < fx->n && !err; i++)
 		err = wg_pack_writer_add(w, &fx->oids[i], fx->paths[i][0] ? fx->paths[i] : NULL);
@@ -416,7 +418,7 @@ static void test_options(void)
 	{
 		struct wg_pack_writer *w = NULL;
 		o.compression = 11;
-		CHECK_ERR(wg_pack_writer_new(&w, fx.odb, &o), WG_EINVALID);
+		CHECK_ERR(wg_pack_writer_new(&w, &fx.src, &o), WG_EINVALID);
 		CHECK(w == NULL);
 	}
 	wg_buf_release(&pack);
@@ -437,7 +439,7 @@ static void test_thin(void)
 		return;
 	half = 40;  /* the receiver has the first ten revisions */
 	o.thin = true;
-	CHECK_OK(wg_pack_writer_new(&w, fx.odb, &o));
+	CHECK_OK(wg_pack_writer_new(&w, &fx.src, &o));
 	for (i = half; i < fx.n; i++)
 		CHECK_OK(wg_pack_writer_add(w, &fx.oids[i], fx.paths[i][0] ? fx.paths[i] : NULL));
 	for (i = 0; i < half; i++)
@@ -496,7 +498,7 @@ static void test_errors(void)
 	fixture_make(&fx, "errors", "sha1", 10);
 	if (!fx.repo)
 		return;
-	CHECK_OK(wg_pack_writer_new(&w, fx.odb, NULL));
+	CHECK_OK(wg_pack_writer_new(&w, &fx.src, NULL));
 	wg_oid_null(&missing, fx.algo);
 	missing.hash[3] = 7;
 	CHECK_ERR(wg_pack_writer_add(w, &missing, NULL), WG_ENOTFOUND);
@@ -514,7 +516,7 @@ static void test_errors(void)
 	wg_pack_writer_free(w);
 	wg_pack_writer_free(NULL);
 	/* an empty pack is valid: header and trailer */
-	CHECK_OK(wg_pack_writer_new(&w, fx.odb, NULL));
+	CHECK_OK(wg_pack_writer_new(&w, &fx.src, NULL));
 	CHECK_OK(wg_pack_writer_write(w, wg_pack_buf_sink_write, &buf));
 	CHECK(buf.len == WG_PACK_HEADER_SIZE + fx.algo->rawsz);
 	wg_pack_writer_free(w);
@@ -535,7 +537,7 @@ static void test_files(void)
 	fixture_make(&fx, "files", "sha1", 10);
 	if (!fx.repo)
 		return;
-	CHECK_OK(wg_pack_writer_new(&w, fx.odb, NULL));
+	CHECK_OK(wg_pack_writer_new(&w, &fx.src, NULL));
 	for (i = 0; i < fx.n; i++)
 		CHECK_OK(wg_pack_writer_add(w, &fx.oids[i], fx.paths[i]));
 	wg_buf_printf(&path, "%s/pack", dir);

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "refs/reftable.h"
+#include "reftable/reftable.h"
 #include "test.h"
 #include "util/alloc.h"
 #include "util/buf.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "refs/reftable_internal.h"
+#include "reftable/reftable_internal.h"
 #include "util/alloc.h"
 #include "util/endian.h"
 #include "util/error.h"

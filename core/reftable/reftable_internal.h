@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "refs/reftable.h"
+#include "reftable/reftable.h"
 #include "util/buf.h"
 
 #define RT_BLOCK_REF 'r'

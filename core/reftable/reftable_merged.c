@@ -7,7 +7,7 @@
  * log2 of the ref count), so a heap would not pay for itself. */
 #include <string.h>
 
-#include "refs/reftable_internal.h"
+#include "reftable/reftable_internal.h"
 #include "util/alloc.h"
 #include "util/error.h"
 

@@ -2,7 +2,7 @@
  * the key encoding shared by every block type (prefix compression). */
 #include <string.h>
 
-#include "refs/reftable_internal.h"
+#include "reftable/reftable_internal.h"
 #include "util/alloc.h"
 #include "util/endian.h"
 #include "util/error.h"

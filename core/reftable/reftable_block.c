@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "refs/reftable_internal.h"
+#include "reftable/reftable_internal.h"
 #include "util/alloc.h"
 #include "util/fs.h"
 #include "util/endian.h"

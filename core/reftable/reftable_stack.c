@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "refs/reftable_internal.h"
+#include "reftable/reftable_internal.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/fs.h"
