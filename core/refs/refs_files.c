@@ -16,6 +16,7 @@
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/fs_journal.h"
 #include "util/lockfile.h"
 
 struct files_backend {
@@ -1060,10 +1061,27 @@ done:
 	return err;
 }
 
+/* Journal path_of(fb, dir, name) before changing it (append: a reflog). */
+static int journal(struct wg_fs_journal *j, struct files_backend *fb, const char *dir,
+		   const char *name, bool append)
+{
+	struct wg_buf path = WG_BUF_INIT;
+	int err = path_of(&path, fb, dir, name, NULL);
+	if (!err)
+		err = append ? wg_fs_journal_save_append(j, wg_buf_cstr(&path)) :
+			       wg_fs_journal_save(j, wg_buf_cstr(&path));
+	wg_buf_release(&path);
+	return err;
+}
+
+/* Each ref is its own file, so the commit changes files one after another;
+ * every file is journalled first, and a failure part-way puts back those
+ * already changed: the transaction happens entirely or not at all. */
 static int files_finish(struct wg_refdb_backend *b, struct wg_ref_transaction *tx)
 {
 	struct files_backend *fb = FB(b);
 	struct files_tx *ft = tx->backend_data;
+	struct wg_fs_journal j = WG_FS_JOURNAL_INIT;
 	struct wg_buf path = WG_BUF_INIT;
 	bool packed_deletes = false;
 	size_t i;
@@ -1096,12 +1114,14 @@ static int files_finish(struct wg_refdb_backend *b, struct wg_ref_transaction *t
 			}
 			if (u->flags & WG_REF_SKIP_REFLOG)
 				log = false;
-			if (log && (err = append_reflog(fb, u->name, u->flags, &old_oid, &new_oid,
-							tx->committer, u->msg)))
+			if (log && ((err = journal(&j, fb, "logs", u->name, true)) ||
+				    (err = append_reflog(fb, u->name, u->flags, &old_oid, &new_oid,
+							 tx->committer, u->msg))))
 				break;
 		}
 		if (u->flags & WG_REF_NEEDS_COMMIT) {
-			if ((err = path_of(&path, fb, NULL, u->name, NULL)))
+			if ((err = journal(&j, fb, NULL, u->name, false)) ||
+			    (err = path_of(&path, fb, NULL, u->name, NULL)))
 				break;
 			if (wg_fs_rename(lk->lock_path, (const char *)path.data)) {
 				err = wg_error_set(WG_EIO, "couldn't set '%s': %s", u->name,
@@ -1116,25 +1136,36 @@ static int files_finish(struct wg_refdb_backend *b, struct wg_ref_transaction *t
 		struct wg_ref_update *u = tx->updates[i];
 		if (!(u->flags & WG_REF_DELETING) || (u->flags & WG_REF_LOG_ONLY))
 			continue;
+		if ((err = journal(&j, fb, "logs", u->name, false)))
+			break;
 		if (!path_of(&path, fb, "logs", u->name, NULL) &&
 		    !wg_fs_unlink((const char *)path.data))
 			remove_empty_parents(fb, u->name, false, true);
+		else if (errno != ENOENT)
+			err = wg_error_set(WG_EIO, "unable to delete the reflog of '%s': %s",
+					   u->name, strerror(errno));
 		if (ft->locks[i].packed_exists)
 			packed_deletes = true;
 	}
-	if (!err && packed_deletes)
+	if (!err && packed_deletes && !(err = journal(&j, fb, NULL, "packed-refs", false)))
 		err = rewrite_packed(fb, tx);
 	for (i = 0; i < tx->nr && !err; i++) {
 		struct wg_ref_update *u = tx->updates[i];
 		if (!(u->flags & WG_REF_DELETING) || (u->flags & WG_REF_LOG_ONLY) ||
 		    !ft->locks[i].loose_exists)
 			continue;
-		if ((err = path_of(&path, fb, NULL, u->name, NULL)))
+		if ((err = journal(&j, fb, NULL, u->name, false)) ||
+		    (err = path_of(&path, fb, NULL, u->name, NULL)))
 			break;
 		if (wg_fs_unlink((const char *)path.data) && errno != ENOENT)
 			err = wg_error_set(WG_EIO, "unable to unlink '%s': %s",
 					   (const char *)path.data, strerror(errno));
 	}
+	if (err) {
+		wg_fs_journal_undo(&j);
+		forget_packed(fb);
+	}
+	wg_fs_journal_release(&j);
 	wg_buf_release(&path);
 	release_locks(fb, tx);
 	for (i = 0; i < tx->nr; i++) {
@@ -1171,27 +1202,39 @@ static int peel_for_pack(struct files_backend *fb, const struct wg_oid *oid,
 	return 0;
 }
 
-static void prune_loose(struct files_backend *fb, const char *name, const struct wg_oid *oid)
+/* Remove the loose copy of a ref just packed, if it still holds the packed
+ * value (journalled first). A ref someone else has locked keeps its loose
+ * copy, as in git; a failure to remove one is an error, so that pack-refs
+ * is undone as a whole rather than left with some refs pruned. */
+static int prune_loose(struct files_backend *fb, struct wg_fs_journal *j, const char *name,
+		       const struct wg_oid *oid)
 {
 	struct wg_buf path = WG_BUF_INIT, lock = WG_BUF_INIT;
 	struct wg_ref cur;
-	int fd;
-	if (path_of(&lock, fb, NULL, name, ".lock") || path_of(&path, fb, NULL, name, NULL))
+	int fd, err;
+	if ((err = path_of(&lock, fb, NULL, name, ".lock")) ||
+	    (err = path_of(&path, fb, NULL, name, NULL)))
 		goto done;
 	fd = wg_fs_open((const char *)lock.data, O_WRONLY | O_CREAT | O_EXCL, 0666);
 	if (fd < 0)
 		goto done;  /* someone else holds it: leave the loose ref */
 	wg_fs_close(fd);
 	memset(&cur, 0, sizeof(cur));
-	if (!read_loose(fb, name, &cur, NULL) && !cur.symbolic && wg_oid_equal(&cur.oid, oid))
-		wg_fs_unlink((const char *)path.data);
-	wg_error_clear();
+	if (!read_loose(fb, name, &cur, NULL) && !cur.symbolic && wg_oid_equal(&cur.oid, oid) &&
+	    !(err = wg_fs_journal_save(j, wg_buf_cstr(&path))) &&
+	    wg_fs_unlink((const char *)path.data) && errno != ENOENT)
+		err = wg_error_set(WG_EIO, "unable to remove '%s': %s", wg_buf_cstr(&path),
+				   strerror(errno));
+	if (!err)
+		wg_error_clear();
 	wg_ref_release(&cur);
 	wg_fs_unlink((const char *)lock.data);
-	remove_empty_parents(fb, name, true, false);
+	if (!err)
+		remove_empty_parents(fb, name, true, false);
 done:
 	wg_buf_release(&path);
 	wg_buf_release(&lock);
+	return err;
 }
 
 static int files_pack(struct wg_refdb_backend *b, unsigned flags)
@@ -1200,6 +1243,7 @@ static int files_pack(struct wg_refdb_backend *b, unsigned flags)
 	struct wg_lockfile lk = WG_LOCKFILE_INIT;
 	struct wg_buf path = WG_BUF_INIT, out = WG_BUF_INIT;
 	struct name_list loose, prune;
+	struct wg_fs_journal j = WG_FS_JOURNAL_INIT;
 	struct wg_packed *packed = NULL;
 	struct wg_packed_rec rec;
 	size_t li = 0, off, i;
@@ -1287,18 +1331,25 @@ static int files_pack(struct wg_refdb_backend *b, unsigned flags)
 		}
 	}
 	if ((err = wg_lockfile_write(&lk, out.data, out.len)) ||
-	    (fb->opts->fsync && (err = wg_lockfile_fsync(&lk))) || (err = wg_lockfile_commit(&lk)))
+	    (fb->opts->fsync && (err = wg_lockfile_fsync(&lk))) ||
+	    (err = journal(&j, fb, NULL, "packed-refs", false)) || (err = wg_lockfile_commit(&lk)))
 		goto done;
 	forget_packed(fb);
 	if (flags & WG_REFDB_PACK_PRUNE) {
-		for (i = 0; i < prune.nr; i++) {
+		for (i = 0; i < prune.nr && !err; i++) {
 			struct wg_oid oid;
 			const char *sp = strchr(prune.v[i], ' ');
 			if (sp && !wg_oid_from_hex(&oid, fb->algo, prune.v[i]))
-				prune_loose(fb, sp + 1, &oid);
+				err = prune_loose(fb, &j, sp + 1, &oid);
 		}
 	}
 done:
+	if (err) {
+		/* all or nothing: packed-refs and the pruned refs as they were */
+		wg_fs_journal_undo(&j);
+		forget_packed(fb);
+	}
+	wg_fs_journal_release(&j);
 	wg_lockfile_rollback(&lk);
 	wg_packed_free(packed);
 	name_list_release(&loose);
