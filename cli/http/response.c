@@ -162,10 +162,14 @@ static int take_line(struct http_parser *p, const unsigned char **in, size_t *in
 	const unsigned char *nl = *in_len ? memchr(*in, '\n', *in_len) : NULL;
 	size_t take = nl ? (size_t)(nl - *in) + 1 : *in_len;
 
-	if (take > *budget)
+	size_t line_room = line_limit > p->line.len ? line_limit - p->line.len : 0;
+
+	/* Whichever limit the first byte too many crosses is the one named,
+	 * so that the error does not depend on how the input was split. */
+	if (take > *budget && *budget <= line_room)
 		return fail(p, wg_error_set(WG_ELIMIT, "too much data in the %s from %s (the limit "
 					    "is %zu bytes)", what, who(p), budget_limit));
-	if (p->line.len + take > line_limit)
+	if (take > line_room)
 		return fail(p, wg_error_set(WG_ELIMIT, "a line of the %s from %s is too long (the "
 					    "limit is %zu bytes)", what, who(p), line_limit));
 	*budget -= take;
