@@ -93,7 +93,9 @@ static bool entry_matches(const char *e, size_t len, const char *host, size_t hl
 			bits = wl * 8;
 		return bits <= wl * 8 && prefix_match(want, have, (unsigned)bits);
 	}
-	if (bits >= 0)
+	/* a name never matches an address ("0.0.1" is not a domain of
+	 * 127.0.0.1) */
+	if (bits >= 0 || ip_parse(host, hlen, have))
 		return false;
 	/* a name: itself, or a domain above the host */
 	if (len && *e == '*' && len > 1 && e[1] == '.')

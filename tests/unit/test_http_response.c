@@ -347,6 +347,14 @@ static void test_limits(void)
 	check_splits_lim("HTTP/1.1 200 OK\r\nA: 01234567890123456789\r\nB: 01234567890123456789\r\n",
 			 0, &lim, false, WG_ELIMIT, NULL, "too much data in the response headers "
 			 "from http://test (the limit is 64 bytes)");
+	/* a line that would cross both limits: the one its first byte too many
+	 * crosses is named, however the input is split (found by fuzzing) */
+	check_splits_lim("HTTP/1.1 200 OK\r\nA: 0123456789012345678901\r\n"
+			 "B: 0123456789012345678901234567890123456\r\n\r\n", 0, &lim, false,
+			 WG_ELIMIT, NULL, "too much data in the response headers");
+	check_splits_lim("HTTP/1.1 200 OK\r\nA: 01234567\r\n"
+			 "B: 01234567890123456789012345678901234\r\n\r\n", 0, &lim, false, WG_ELIMIT,
+			 NULL, "a line of the response headers");
 	/* interim responses count against the same budget */
 	check_splits_lim("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n"
 			 "HTTP/1.1 200 OK\r\n\r\n", 0, &lim, true, WG_ELIMIT, NULL,
@@ -402,6 +410,19 @@ static void test_streaming_large_body(void)
 			total += ev.len;
 		}
 		CHECK(rc == WG_ENEEDMORE);
+	}
+	/* the end of a Content-Length body needs no more input: a driver that
+	 * waited for bytes here would hang on a kept-alive connection */
+	{
+		struct http_parser *q;
+		const unsigned char *r = (const unsigned char *)"HTTP/1.1 200 OK\r\n"
+							      "Content-Length: 2\r\n\r\nok";
+		size_t rl = strlen((const char *)r);
+		CHECK_OK(http_parser_new(&q, 0, NULL, NULL));
+		CHECK(http_parser_feed(q, &r, &rl, &ev) == HTTP_EVENT_HEAD);
+		CHECK(http_parser_feed(q, &r, &rl, &ev) == HTTP_EVENT_BODY && ev.len == 2 && rl == 0);
+		CHECK(http_parser_feed(q, &r, &rl, &ev) == HTTP_EVENT_END);
+		http_parser_free(q);
 	}
 	in = (const unsigned char *)"\r\n0\r\n\r\n";
 	in_len = 7;
