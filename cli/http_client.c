@@ -4,10 +4,11 @@
  *   url.c       URLs: parse, resolve references, the forms for messages
  *   conn.c      the socket, every wait bounded by the timeout
  *   tls.c       BearSSL: trust anchors, handshake, certificate errors
- *   response.c  the sans-IO response parser (status, headers, framing)
+ *   response.c  the sans-IO response parser; head.c: status line, fields
  *   request.c   checking a request and writing its head, sans-IO
  *   gzip.c      gzip of request bodies, gunzip of responses
  *   auth.c      credentials, the Authorization header, 401 challenges
+ *   upload.c    request bodies on the wire: in memory, or streamed as chunks
  *   proxy.c     http_proxy & co., CONNECT tunnels; noproxy.c: no_proxy
  *
  * This file moves bytes between them: it opens the connection (through a
@@ -32,6 +33,7 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "http/tls.h"
+#include "http/upload.h"
 #include "http/url.h"
 #include "util/alloc.h"
 #include "util/buf.h"
@@ -44,8 +46,6 @@
  * reused; past this much it is cheaper to reconnect. */
 #define HTTP_MAX_DRAIN (256 * 1024)
 #define HTTP_RBUF_SIZE 16384
-/* Request bodies up to this size go out in the same write as the head. */
-#define HTTP_SMALL_BODY 65536
 
 struct http_client {
 	struct http_url base;
@@ -245,59 +245,6 @@ static void drain_body(struct http_client *c)
 
 /* --- writing requests ------------------------------------------------------------------ */
 
-static int write_chunk(void *ctx, const void *data, size_t len)
-{
-	struct http_client *c = ctx;
-	struct wg_buf frame = WG_BUF_INIT;
-	int err;
-	if (!len)
-		return 0;
-	err = http_chunk_frame(&frame, data, len);
-	if (!err)
-		err = http_conn_write(&c->conn, frame.data, frame.len);
-	wg_buf_release(&frame);
-	return err;
-}
-
-/* Stream a body source as chunks, gzip-compressed on the fly if asked. */
-static int write_source_body(struct http_client *c, const struct http_body_source *src,
-			     bool gzip)
-{
-	unsigned char *in = wg_malloc(HTTP_IO_CHUNK);
-	struct http_gzip_stream *z = gzip ? wg_malloc(sizeof(*z)) : NULL;
-	bool end = false;
-	int rc = 0;
-
-	if (!in || (gzip && !z)) {
-		rc = wg_error_set(WG_ENOMEM, "out of memory");
-		goto out;
-	}
-	if (z && (rc = http_gzip_stream_init(z))) {
-		wg_free(z);
-		z = NULL;
-		goto out;
-	}
-	while (!rc && !end) {
-		size_t n = 0;
-		if ((rc = src->read(src->payload, in, HTTP_IO_CHUNK, &n)))
-			break;
-		if (n > HTTP_IO_CHUNK) {
-			rc = wg_error_set(WG_EINVALID, "request body source returned too many bytes");
-			break;
-		}
-		end = n == 0;
-		rc = z ? http_gzip_stream_write(z, in, n, end, write_chunk, c) : write_chunk(c, in, n);
-	}
-	if (!rc)
-		rc = http_conn_write(&c->conn, "0\r\n\r\n", 5);
-out:
-	if (z)
-		http_gzip_stream_release(z);
-	wg_free(z);
-	wg_free(in);
-	return rc;
-}
-
 /* Put together and send one request. `with_body` is false once a
  * redirect turned it into a GET. *auth_sent tells whether credentials
  * went with it. */
@@ -349,23 +296,11 @@ static int write_request(struct http_client *c, const char *method, const struct
 	}
 	if ((err = http_request_head(&head, &spec)))
 		goto out;
-	if (body_len && body_len <= HTTP_SMALL_BODY) {
-		if (wg_buf_add(&head, body, body_len)) {
-			err = wg_error_set(WG_ENOMEM, "out of memory");
-			goto out;
-		}
-		body_len = 0;
-	}
 	c->stats.requests++;
 	if (c->conn_requests++)
 		c->stats.reused++;
-	err = http_conn_write(&c->conn, head.data, head.len);
-	if (!err && body_len)
-		err = http_conn_write(&c->conn, body, body_len);
-	if (!err && with_body && req->body_source)
-		err = write_source_body(c, req->body_source, req->gzip_body);
-	if (!err)
-		err = http_conn_flush(&c->conn);
+	err = http_upload(&c->conn, &head, body, body_len,
+			  with_body ? req->body_source : NULL, req->gzip_body);
 out:
 	/* they held the credentials */
 	wg_url_release_secret(&head);
@@ -576,21 +511,6 @@ int http_client_request(struct http_client *c, const struct http_request *req,
 	return http_client_read_body(c, on_body, payload);
 }
 
-static int parse_timeout(const char *s, long *out)
-{
-	char *end;
-	double v;
-	errno = 0;
-	v = strtod(s, &end);
-	/* at most a day: the milliseconds fit a 32-bit int (poll's argument) */
-	if (errno || end == s || *end || !(v > 0) || v > 86400.0)
-		return wg_error_set(WG_EINVALID, "WEBGIT_HTTP_TIMEOUT must be a number of seconds "
-				    "above 0 and at most 86400, not '%s'", s);
-	*out = (long)(v * 1000.0);
-	if (*out < 1)
-		*out = 1;
-	return 0;
-}
 
 void http_client_set_cancel(struct http_client *client, int (*cancelled)(void))
 {
@@ -621,7 +541,7 @@ int http_client_new(struct http_client **out, const char *base_url)
 	if ((rc = http_url_parse(&c->base, base_url)))
 		goto fail;
 	env = getenv("WEBGIT_HTTP_TIMEOUT");
-	if (env && *env && (rc = parse_timeout(env, &timeout_ms)))
+	if (env && *env && (rc = http_parse_timeout(env, &timeout_ms)))
 		goto fail;
 	c->conn.timeout_ms = timeout_ms;
 	c->base_display = http_url_display(&c->base);

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -239,4 +240,20 @@ int http_conn_write(struct http_conn *c, const void *data, size_t len)
 int http_conn_flush(struct http_conn *c)
 {
 	return c->tls ? http_tls_flush(c) : 0;
+}
+
+int http_parse_timeout(const char *s, long *out)
+{
+	char *end;
+	double v;
+	errno = 0;
+	v = strtod(s, &end);
+	/* at most a day: the milliseconds fit a 32-bit int (poll's argument) */
+	if (errno || end == s || *end || !(v > 0) || v > 86400.0)
+		return wg_error_set(WG_EINVALID, "WEBGIT_HTTP_TIMEOUT must be a number of seconds "
+				    "above 0 and at most 86400, not '%s'", s);
+	*out = (long)(v * 1000.0);
+	if (*out < 1)
+		*out = 1;
+	return 0;
 }

@@ -41,6 +41,10 @@ int http_conn_write(struct http_conn *c, const void *data, size_t len);
 /* Push out what TLS still buffers. */
 int http_conn_flush(struct http_conn *c);
 
+/* WEBGIT_HTTP_TIMEOUT's value `s` (seconds, fractions allowed, above 0
+ * and at most a day) in milliseconds. */
+int http_parse_timeout(const char *s, long *out);
+
 /* The raw socket, for the TLS layer's callbacks: as http_conn_read and
  * a single send (>0 bytes written). */
 long http_sock_recv(struct http_conn *c, void *buf, size_t len);

@@ -10,20 +10,6 @@
 #include "util/error.h"
 #include "util/limits.h"
 
-/* A printable excerpt of untrusted bytes for an error message. */
-static const char *excerpt(char *out, size_t outsz, const char *s, size_t len)
-{
-	size_t i, n = 0;
-	for (i = 0; i < len && n + 4 < outsz; i++)
-		out[n++] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-	if (i < len && n + 4 <= outsz) {
-		memcpy(out + n, "...", 3);
-		n += 3;
-	}
-	out[n] = '\0';
-	return out;
-}
-
 int http_content_gzip(const struct http_head *h, const char *url, bool *gzip)
 {
 	const char *enc = NULL;
@@ -45,7 +31,7 @@ int http_content_gzip(const struct http_head *h, const char *url, bool *gzip)
 		*gzip = true;
 	else if (enc && strcasecmp(enc, "identity"))
 		return wg_error_set(WG_EUNSUPPORTED, "%s sent Content-Encoding '%s', which webgit "
-				    "cannot decode", url, excerpt(ex, sizeof(ex), enc, strlen(enc)));
+				    "cannot decode", url, http_excerpt(ex, sizeof(ex), enc, strlen(enc)));
 	return 0;
 }
 

@@ -56,20 +56,6 @@ static const char *who(const struct http_parser *p)
 	return p->url ? p->url : "the server";
 }
 
-/* A printable excerpt of untrusted bytes for an error message. */
-static const char *excerpt(char *out, size_t outsz, const char *s, size_t len)
-{
-	size_t i, n = 0;
-	for (i = 0; i < len && n + 4 < outsz; i++)
-		out[n++] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-	if (i < len && n + 4 <= outsz) {
-		memcpy(out + n, "...", 3);
-		n += 3;
-	}
-	out[n] = '\0';
-	return out;
-}
-
 /* Enter the error state with the code just set: later calls repeat it. */
 static int fail(struct http_parser *p, int code)
 {
@@ -80,76 +66,6 @@ static int fail(struct http_parser *p, int code)
 	return code;
 }
 
-bool http_is_tchar(int ch)
-{
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-	       (ch && strchr("!#$%&'*+-.^_`|~", ch));
-}
-
-bool http_list_has_token(const char *list, const char *token)
-{
-	size_t n = strlen(token);
-	const char *p = list;
-	while (p && *p) {
-		const char *end;
-		while (*p == ' ' || *p == '\t' || *p == ',')
-			p++;
-		end = p;
-		while (*end && *end != ',')
-			end++;
-		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-			end--;
-		if ((size_t)(end - p) == n && !strncasecmp(p, token, n))
-			return true;
-		p = strchr(p, ',');
-	}
-	return false;
-}
-
-void http_head_release(struct http_head *h)
-{
-	size_t i;
-	for (i = 0; i < h->nheaders; i++) {
-		wg_free(h->headers[i].name);
-		wg_free(h->headers[i].value);
-	}
-	wg_free(h->headers);
-	wg_free(h->reason);
-	memset(h, 0, sizeof(*h));
-}
-
-const char *http_head_get(const struct http_head *h, const char *name)
-{
-	size_t i;
-	for (i = 0; h && i < h->nheaders; i++)
-		if (!strcasecmp(h->headers[i].name, name))
-			return h->headers[i].value;
-	return NULL;
-}
-
-static int head_add(struct http_head *h, const char *name, size_t nlen, const char *value,
-		    size_t vlen)
-{
-	struct http_header *e;
-	/* Capacity is max(8, next power of two): grow at 0, 8, 16, 32, ... */
-	if (!h->nheaders || (h->nheaders >= 8 && !(h->nheaders & (h->nheaders - 1)))) {
-		size_t cap = h->nheaders ? h->nheaders * 2 : 8;
-		e = wg_realloc(h->headers, cap * sizeof(*e));
-		if (!e)
-			return wg_error_set(WG_ENOMEM, "out of memory");
-		h->headers = e;
-	}
-	e = &h->headers[h->nheaders];
-	e->name = wg_strndup(name, nlen);
-	e->value = wg_strndup(value, vlen);
-	if (!e->name || !e->value) {
-		wg_free(e->name);
-		wg_free(e->value);
-		return wg_error_set(WG_ENOMEM, "out of memory");
-	}
-	h->nheaders++;
-	return 0;
-}
 
 /* --- lines ------------------------------------------------------------------ */
 
@@ -191,167 +107,6 @@ static int take_line(struct http_parser *p, const unsigned char **in, size_t *in
 	return 1;
 }
 
-/* "HTTP/1.x SSS reason" */
-static int parse_status_line(struct http_parser *p, const char *s)
-{
-	char ex[64];
-	if (strncmp(s, "HTTP/", 5) || !isdigit((unsigned char)s[5]) || s[6] != '.' ||
-	    !isdigit((unsigned char)s[7]) || s[8] != ' ' || !isdigit((unsigned char)s[9]) ||
-	    !isdigit((unsigned char)s[10]) || !isdigit((unsigned char)s[11]) ||
-	    (s[12] != ' ' && s[12] != '\0'))
-		return fail(p, wg_error_set(WG_ECORRUPT, "malformed status line from %s: '%s'", who(p),
-					    excerpt(ex, sizeof(ex), s, strlen(s))));
-	if (s[5] != '1')
-		return fail(p, wg_error_set(WG_EUNSUPPORTED, "%s answered with HTTP/%c.%c; only "
-					    "HTTP/1.x is supported", who(p), s[5], s[7]));
-	p->head.version = 10 + (s[7] != '0');
-	p->head.status = (s[9] - '0') * 100 + (s[10] - '0') * 10 + (s[11] - '0');
-	if (p->head.status < 100)
-		return fail(p, wg_error_set(WG_ECORRUPT, "malformed status code %d from %s",
-					    p->head.status, who(p)));
-	p->head.reason = wg_strdup(s[12] ? s + 13 : "");
-	return p->head.reason ? 0 : fail(p, wg_error_set(WG_ENOMEM, "out of memory"));
-}
-
-/* One header or trailer line (not the empty one) into h. */
-static int parse_field(struct http_parser *p, struct http_head *h, const char *what)
-{
-	char ex[64];
-	const char *s = wg_buf_cstr(&p->line), *colon, *v, *vend;
-
-	if (*s == ' ' || *s == '\t') {
-		/* obs-fold: the line continues the previous value. */
-		struct http_header *last;
-		struct wg_buf joined = WG_BUF_INIT;
-		if (!h->nheaders)
-			return fail(p, wg_error_set(WG_ECORRUPT, "malformed %s from %s: continuation "
-						    "line without a header", what, who(p)));
-		last = &h->headers[h->nheaders - 1];
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (wg_buf_printf(&joined, "%s%s%s", last->value, *last->value ? " " : "", s)) {
-			wg_buf_release(&joined);
-			return fail(p, wg_error_set(WG_ENOMEM, "out of memory"));
-		}
-		wg_free(last->value);
-		last->value = (char *)wg_buf_detach(&joined, NULL);
-		return last->value ? 0 : fail(p, wg_error_set(WG_ENOMEM, "out of memory"));
-	}
-	colon = strchr(s, ':');
-	if (!colon || colon == s)
-		return fail(p, wg_error_set(WG_ECORRUPT, "malformed header line in the %s from %s: "
-					    "'%s'", what, who(p), excerpt(ex, sizeof(ex), s, p->line.len)));
-	for (v = s; v < colon; v++)
-		if (!http_is_tchar((unsigned char)*v))
-			return fail(p, wg_error_set(WG_ECORRUPT, "malformed header name in the %s "
-						    "from %s: '%s'", what, who(p),
-						    excerpt(ex, sizeof(ex), s, (size_t)(colon - s))));
-	if (h->nheaders >= p->lim.max_headers)
-		return fail(p, wg_error_set(WG_ELIMIT, "too many header fields in the %s from %s "
-					    "(the limit is %zu)", what, who(p), p->lim.max_headers));
-	v = colon + 1;
-	while (*v == ' ' || *v == '\t')
-		v++;
-	vend = s + p->line.len;
-	while (vend > v && (vend[-1] == ' ' || vend[-1] == '\t'))
-		vend--;
-	if (head_add(h, s, (size_t)(colon - s), v, (size_t)(vend - v)))
-		return fail(p, WG_ENOMEM);
-	return 0;
-}
-
-/* A Content-Length value: digits only. */
-static int parse_length(const char *v, uint64_t *out)
-{
-	uint64_t n = 0;
-	if (!*v)
-		return -1;
-	for (; *v; v++) {
-		if (!isdigit((unsigned char)*v) || n > (UINT64_MAX - 9) / 10)
-			return -1;
-		n = n * 10 + (uint64_t)(*v - '0');
-	}
-	*out = n;
-	return 0;
-}
-
-/* How the body of the final head is delimited (RFC 9112 section 6.3), and
- * whether the connection stays. */
-static int setup_framing(struct http_parser *p)
-{
-	const struct http_head *r = &p->head;
-	const char *conn = NULL;
-	bool chunked = false, have_len = false, has_te = false;
-	uint64_t len = 0;
-	size_t i;
-	char ex[64];
-
-	for (i = 0; i < r->nheaders; i++) {
-		const char *n = r->headers[i].name, *v = r->headers[i].value;
-		if (!strcasecmp(n, "Transfer-Encoding")) {
-			/* Only chunked is implemented; anything else would leave
-			 * the body's end unknown. */
-			const char *s = v;
-			has_te = true;
-			while (*s) {
-				size_t tl;
-				while (*s == ' ' || *s == '\t' || *s == ',')
-					s++;
-				tl = strcspn(s, " \t,;");
-				if (tl == 7 && !strncasecmp(s, "chunked", 7) && !chunked)
-					chunked = true;
-				else if (tl)
-					return fail(p, wg_error_set(WG_EUNSUPPORTED, "unsupported "
-								    "Transfer-Encoding '%s' from %s",
-								    excerpt(ex, sizeof(ex), v, strlen(v)),
-								    who(p)));
-				s += tl;
-				while (*s && *s != ',')
-					s++;
-			}
-		} else if (!strcasecmp(n, "Content-Length")) {
-			uint64_t l;
-			if (parse_length(v, &l))
-				return fail(p, wg_error_set(WG_ECORRUPT, "malformed Content-Length '%s' "
-							    "from %s", excerpt(ex, sizeof(ex), v,
-									       strlen(v)), who(p)));
-			if (have_len && l != len)
-				return fail(p, wg_error_set(WG_ECORRUPT, "conflicting Content-Length "
-							    "headers from %s", who(p)));
-			have_len = true;
-			len = l;
-		} else if (!strcasecmp(n, "Connection")) {
-			conn = v;
-		}
-	}
-	if (r->version >= 11)
-		p->keep_alive = !(conn && http_list_has_token(conn, "close"));
-	else
-		p->keep_alive = conn && http_list_has_token(conn, "keep-alive");
-
-	p->length = p->remaining = 0;
-	if ((p->flags & HTTP_PARSE_HEAD) || r->status == 204 || r->status == 304 ||
-	    ((p->flags & HTTP_PARSE_CONNECT) && r->status / 100 == 2)) {
-		p->framing = HTTP_FRAMING_NONE;
-		return 0;
-	}
-	if (has_te && !chunked)
-		return fail(p, wg_error_set(WG_ECORRUPT, "empty Transfer-Encoding from %s", who(p)));
-	if (chunked) {
-		p->framing = HTTP_FRAMING_CHUNKED;
-		/* Both: chunked wins, but the sender is suspect (request
-		 * smuggling), so do not reuse what it sent on. */
-		if (have_len)
-			p->keep_alive = false;
-	} else if (have_len) {
-		p->framing = len ? HTTP_FRAMING_LENGTH : HTTP_FRAMING_NONE;
-		p->length = p->remaining = len;
-	} else {
-		p->framing = HTTP_FRAMING_CLOSE;
-		p->keep_alive = false;
-	}
-	return 0;
-}
 
 /* A chunk size line: hex digits, optional whitespace, optional
  * ";extensions" (ignored). */
@@ -366,7 +121,7 @@ static int parse_chunk_size(struct http_parser *p, const char *s, size_t len)
 	while (c < end && (d = wg_hex_value((unsigned char)*c)) >= 0) {
 		if (n > (UINT64_MAX >> 4))
 			return fail(p, wg_error_set(WG_ECORRUPT, "chunk size '%s' from %s is too large",
-						    excerpt(ex, sizeof(ex), s, len), who(p)));
+						    http_excerpt(ex, sizeof(ex), s, len), who(p)));
 		n = n * 16 + (uint64_t)d;
 		c++;
 	}
@@ -381,7 +136,15 @@ static int parse_chunk_size(struct http_parser *p, const char *s, size_t len)
 	return 0;
 bad:
 	return fail(p, wg_error_set(WG_ECORRUPT, "malformed chunk size '%s' in the response from %s",
-				    excerpt(ex, sizeof(ex), s, len), who(p)));
+				    http_excerpt(ex, sizeof(ex), s, len), who(p)));
+}
+
+/* One header or trailer line into h. */
+static int parse_field(struct http_parser *p, struct http_head *h, const char *what)
+{
+	int rc = http_head_parse_field(h, wg_buf_cstr(&p->line), p->line.len, what, who(p),
+				       p->lim.max_headers);
+	return rc ? fail(p, rc) : 0;
 }
 
 /* --- the machine ------------------------------------------------------------- */
@@ -410,8 +173,15 @@ static int end_of_head(struct http_parser *p, struct http_event *ev)
 		ev->type = HTTP_EVENT_INTERIM;
 		return HTTP_EVENT_INTERIM;
 	}
-	if (setup_framing(p))
-		return p->err;
+	{
+		struct http_framing_info f;
+		int rc = http_head_framing(&p->head, p->flags, who(p), &f);
+		if (rc)
+			return fail(p, rc);
+		p->framing = f.framing;
+		p->keep_alive = f.keep_alive;
+		p->length = p->remaining = f.length;
+	}
 	switch (p->framing) {
 	case HTTP_FRAMING_NONE: p->state = ST_DONE; break;
 	case HTTP_FRAMING_LENGTH: p->state = ST_BODY_LENGTH; break;
@@ -445,12 +215,12 @@ int http_parser_feed(struct http_parser *p, const unsigned char **in, size_t *in
 				return rc ? rc : WG_ENEEDMORE;
 			if (p->state == ST_STATUS) {
 				http_head_release(&p->head);
-				if (parse_status_line(p, wg_buf_cstr(&p->line)))
-					return p->err;
+				if ((rc = http_head_parse_status(&p->head, wg_buf_cstr(&p->line), who(p))))
+					return fail(p, rc);
 				p->state = ST_HEADER;
 			} else if (p->line.len) {
-				if (parse_field(p, &p->head, "response headers"))
-					return p->err;
+				if ((rc = parse_field(p, &p->head, "response headers")))
+					return rc;
 			} else {
 				wg_buf_reset(&p->line);
 				return end_of_head(p, ev);
@@ -517,8 +287,8 @@ int http_parser_feed(struct http_parser *p, const unsigned char **in, size_t *in
 			 * dropped here: trailers are only checked, never used
 			 * for framing. */
 			if ((p->line.data[0] != ' ' && p->line.data[0] != '\t') || p->trailers.nheaders) {
-				if (parse_field(p, &p->trailers, "trailers"))
-					return p->err;
+				if ((rc = parse_field(p, &p->trailers, "trailers")))
+					return rc;
 			}
 			wg_buf_reset(&p->line);
 			break;

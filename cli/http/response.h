@@ -134,6 +134,31 @@ bool http_parser_keep_alive(const struct http_parser *p);
 /* Has any byte of a response been consumed? */
 bool http_parser_started(const struct http_parser *p);
 
+/* --- heads (head.c) --- */
+
+/* Parse "HTTP/1.x SSS reason" into h (status, version, reason). `who`
+ * names the server in messages. */
+int http_head_parse_status(struct http_head *h, const char *s, const char *who);
+/* Add one header line (not the empty one) of `len` bytes to h: "Name:
+ * value", or an obs-fold continuation of the last one. At most
+ * max_headers fields (WG_ELIMIT). `what`: "response headers", "trailers". */
+int http_head_parse_field(struct http_head *h, const char *s, size_t len, const char *what,
+			  const char *who, size_t max_headers);
+
+struct http_framing_info {
+	enum http_body_framing framing;
+	uint64_t length;         /* Content-Length */
+	bool keep_alive;
+};
+/* How the body of a final head is delimited (RFC 9112 section 6.3) for a
+ * request of `flags` (enum http_parser_flags), and whether the connection
+ * stays. */
+int http_head_framing(const struct http_head *h, unsigned flags, const char *who,
+		      struct http_framing_info *out);
+
+/* A printable excerpt of untrusted bytes for an error message, in out. */
+const char *http_excerpt(char *out, size_t outsz, const char *s, size_t len);
+
 /* The value of the first field called `name` (case-insensitive), or NULL. */
 const char *http_head_get(const struct http_head *h, const char *name);
 void http_head_release(struct http_head *h);
