@@ -230,34 +230,34 @@ else
 	PIDS+=($!)
 	for _ in $(seq 100); do [ -s mock.ports ] && grep -q https mock.ports && break; sleep 0.1; done
 	SP=$(sed -n 's/^https //p' mock.ports)
-	S=https://localhost:$SP
+	TLS=https://localhost:$SP
 	export WEBGIT_SSL_CAINFO=$PWD/pki/ca.pem
 
 	fetch() { "$TOOL" "$@" >out 2>err; local s=$?; cat out; cat err >&2; return $s; }
 	tunnel() { https_proxy=$PX fetch "$@"; }
 	mark=$(lines px/log)
-	check_output "https through a CONNECT tunnel" "hello, world" tunnel "$S/text"
+	check_output "https through a CONNECT tunnel" "hello, world" tunnel "$TLS/text"
 	check "... the proxy opened the tunnel" logged px/log "$mark" "^CONNECT localhost:$SP 200$"
 	check_fail "... and saw no request in clear" logged px/log "$mark" "^GET"
 	check "keep-alive inside the tunnel: one connection" \
-		eval 'tunnel "$S/conn" /conn /conn && [ "$(sort -u out | wc -l)" -eq 1 ] &&
+		eval 'tunnel "$TLS/conn" /conn /conn && [ "$(sort -u out | wc -l)" -eq 1 ] &&
 		      grep -q "^connections 1 reused 2 " err'
 	check "a streamed gzipped POST through the tunnel" \
-		eval 'seq 1 30000 >body.txt && tunnel --stream --gzip --data-file body.txt "$S/echo" &&
+		eval 'seq 1 30000 >body.txt && tunnel --stream --gzip --data-file body.txt "$TLS/echo" &&
 		      cmp -s body.txt out'
-	check_output "HTTPS_PROXY (upper case) too" "hello, world" env HTTPS_PROXY="$PX" "$TOOL" "$S/text"
+	check_output "HTTPS_PROXY (upper case) too" "hello, world" env HTTPS_PROXY="$PX" "$TOOL" "$TLS/text"
 	check_output "CONNECT with proxy credentials" "hello, world" \
-		env https_proxy="http://pa:p%40ss@$PXA" "$TOOL" "$S/text"
-	check_fail "CONNECT without them" env https_proxy="http://$PXA" "$TOOL" "$S/text"
+		env https_proxy="http://pa:p%40ss@$PXA" "$TOOL" "$TLS/text"
+	check_fail "CONNECT without them" env https_proxy="http://$PXA" "$TOOL" "$TLS/text"
 	kept
 	check "... 407, clearly" says "proxy http://$PXA requires authentication \\(407 for CONNECT localhost:$SP\\)"
-	check_fail "a proxy that refuses CONNECT" env https_proxy="$PXD" "$TOOL" "$S/text"
+	check_fail "a proxy that refuses CONNECT" env https_proxy="$PXD" "$TOOL" "$TLS/text"
 	kept
 	check "... says so (403)" says "the proxy $PXD refused CONNECT localhost:$SP: 403 Forbidden"
 	check "no_proxy=localhost goes direct for https" \
-		env https_proxy="$dead" no_proxy=localhost "$TOOL" "$S/text"
+		env https_proxy="$dead" no_proxy=localhost "$TOOL" "$TLS/text"
 	check_fail "the certificate is still checked through the tunnel" \
-		env https_proxy="$PX" WEBGIT_SSL_CAINFO=/dev/null "$TOOL" "$S/text"
+		env https_proxy="$PX" WEBGIT_SSL_CAINFO=/dev/null "$TOOL" "$TLS/text"
 fi
 
 stop_proxies
