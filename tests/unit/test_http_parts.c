@@ -1,6 +1,7 @@
 /* Unit tests for the sans-IO parts of the native HTTP client (cli/http/):
  * the no_proxy matcher, the request head writer, and URL parsing where it
  * must agree with the core's wg_url_userinfo(). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "http/proxy.h"
@@ -158,7 +159,82 @@ static void test_url_userinfo_agrees(void)
 	}
 }
 
+static void clear_proxy_env(void)
+{
+	static const char *const vars[] = { "http_proxy", "HTTP_PROXY", "https_proxy",
+					    "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy",
+					    "NO_PROXY", "REQUEST_METHOD" };
+	size_t i;
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		unsetenv(vars[i]);
+}
+
+/* Which proxy the environment names, as curl reads it. */
+static void test_proxy_env(void)
+{
+	struct http_url http, https;
+	struct http_proxy px;
+
+	CHECK_OK(http_url_parse(&http, "http://git.example:8080/r.git"));
+	CHECK_OK(http_url_parse(&https, "https://git.example/r.git"));
+	clear_proxy_env();
+	CHECK_OK(http_proxy_from_env(&px, &http));
+	CHECK(!px.on);
+
+	/* no scheme: http://; credentials percent-decoded, for the proxy only */
+	setenv("http_proxy", "user:p%40ss@proxy.example:3128", 1);
+	CHECK_OK(http_proxy_from_env(&px, &http));
+	CHECK(px.on && !strcmp(px.url.host, "proxy.example") && px.url.port == 3128);
+	CHECK_STR(px.auth_line, "Proxy-Authorization: Basic dXNlcjpwQHNz\r\n");
+	CHECK_STR(px.shown, "http://proxy.example:3128");
+	CHECK_STR(px.var, "http_proxy");
+	http_proxy_release(&px);
+	/* ... and not for https */
+	CHECK_OK(http_proxy_from_env(&px, &https));
+	CHECK(!px.on);
+
+	/* curl's default port */
+	setenv("HTTPS_PROXY", "http://[::1]", 1);
+	CHECK_OK(http_proxy_from_env(&px, &https));
+	CHECK(px.on && px.url.port == 1080 && !strcmp(px.url.host, "::1") && !px.auth_line);
+	http_proxy_release(&px);
+	setenv("no_proxy", ".example", 1);
+	CHECK_OK(http_proxy_from_env(&px, &https));
+	CHECK(!px.on);
+	unsetenv("no_proxy");
+
+	/* HTTP_PROXY, but not in a CGI program (httpoxy) */
+	clear_proxy_env();
+	setenv("HTTP_PROXY", "proxy.example:81", 1);
+	CHECK_OK(http_proxy_from_env(&px, &http));
+	CHECK(px.on && px.url.port == 81);
+	http_proxy_release(&px);
+	setenv("REQUEST_METHOD", "GET", 1);
+	CHECK_OK(http_proxy_from_env(&px, &http));
+	CHECK(!px.on);
+	setenv("ALL_PROXY", "proxy.example:82", 1);
+	CHECK_OK(http_proxy_from_env(&px, &http));
+	CHECK(px.on && px.url.port == 82);
+	http_proxy_release(&px);
+
+	/* what cannot be used */
+	clear_proxy_env();
+	setenv("https_proxy", "socks5://proxy.example:1080", 1);
+	CHECK_ERR(http_proxy_from_env(&px, &https), WG_EUNSUPPORTED);
+	CHECK(strstr(wg_error_message(), "https_proxy") != NULL);
+	setenv("https_proxy", "https://proxy.example", 1);
+	CHECK_ERR(http_proxy_from_env(&px, &https), WG_EUNSUPPORTED);
+	setenv("https_proxy", "http://user:secret-pw@proxy.example:99999", 1);
+	CHECK_ERR(http_proxy_from_env(&px, &https), WG_EINVALID);
+	CHECK(strstr(wg_error_message(), "bad proxy URL in https_proxy") != NULL);
+	CHECK(strstr(wg_error_message(), "secret-pw") == NULL);
+	clear_proxy_env();
+	http_url_release(&http);
+	http_url_release(&https);
+}
+
 WG_TEST_MAIN("http_parts",
+	     WG_TEST(test_proxy_env),
 	     WG_TEST(test_no_proxy),
 	     WG_TEST(test_request_head),
 	     WG_TEST(test_url_userinfo_agrees))
