@@ -24,6 +24,9 @@
  *   WEBGIT_SSL_CAINFO, GIT_SSL_CAINFO,       PEM file of trusted CAs, first
  *   SSL_CERT_FILE                            one set wins; default
  *                                            /etc/ssl/certs/ca-certificates.crt
+ *   http_proxy, https_proxy, all_proxy,      an HTTP proxy, as curl reads them
+ *   no_proxy (and upper case; see            (http/proxy.h): absolute URLs to
+ *   http/proxy.h)                            it for http, CONNECT for https
  *
  * Errors are the core's codes (util/error.h) with a message in
  * wg_error_message(): WG_EIO for network and TLS failures, WG_ECORRUPT for
@@ -37,6 +40,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "http/response.h"   /* struct http_header */
 
 struct http_client;
 
@@ -82,11 +87,6 @@ struct http_request {
 };
 
 #define HTTP_REQUEST_INIT { NULL, NULL, NULL, 0, NULL, 0, NULL, false }
-
-struct http_header {
-	char *name;
-	char *value;
-};
 
 struct http_response {
 	int status;              /* e.g. 200 */

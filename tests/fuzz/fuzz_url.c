@@ -1,13 +1,14 @@
 /* URLs: the native HTTP client's URL parser and RFC 3986 reference
- * resolution (cli/http_client.c: url_parse, url_resolve, which a
+ * resolution (cli/http/url.c: http_url_parse, http_url_resolve, which a
  * redirect's Location header from the server reaches), and the core's
  * remote URL handling (core/remote/discovery.c, operation.c). Input:
- * "<base URL>\n<reference>". The client's static functions are reached by
- * including its source; its HTTP response parser is not fuzzed here (it
- * reads from a socket, not yet sans-IO). */
+ * "<base URL>\n<reference>". The client's response parser has its own
+ * target, fuzz_http_response. */
 #include "fuzz.h"
 
-#include "../../cli/http_client.c"
+#include "http/url.h"
+#include "util/alloc.h"
+#include "util/url.h"
 
 #include "remote/operation_internal.h"
 
@@ -23,21 +24,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		*ref++ = '\0';
 	else
 		ref = "../other?x=1#frag";
-	if (!url_parse(&base, text)) {
+	if (!http_url_parse(&base, text)) {
 		FUZZ_ASSERT(base.host && *base.host && base.path && base.path[0] == '/');
 		FUZZ_ASSERT(base.port > 0 && base.port <= 65535);
-		if ((shown = url_display(&base)))
+		{
+			/* credentials exactly where the core finds them */
+			size_t start, len;
+			FUZZ_ASSERT(wg_url_userinfo(text, &start, &len) == (base.user != NULL));
+		}
+		if ((shown = http_url_display(&base)))
 			wg_free(shown);
-		(void)url_origin(&b, &base);
-		if (!url_resolve(&out, &base, ref)) {
+		(void)http_url_origin(&b, &base);
+		if (!http_url_resolve(&out, &base, ref)) {
 			FUZZ_ASSERT(out.host && out.path && out.path[0] == '/');
 			FUZZ_ASSERT(!out.user && !out.pass);
-			(void)same_origin(&base, &out);
+			(void)http_url_same_origin(&base, &out);
 			for (const char *p = out.path; *p; p++)
 				FUZZ_ASSERT((unsigned char)*p > 0x20 && *p != 0x7f);
-			url_release(&out);
+			http_url_release(&out);
 		}
-		url_release(&base);
+		http_url_release(&base);
 	}
 	if (!wg_discovery_init(&d, text, NULL)) {
 		(void)wg_remote_check_response(d.url, 200, ref,

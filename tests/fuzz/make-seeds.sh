@@ -19,6 +19,31 @@ GIT=${GIT:-$ROOT/.cache/git-ref/bin/git}
 [ -x "$GIT" ] || GIT=$(command -v git)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
+
+# The HTTP response parser's seeds are short texts, written whenever their
+# directory is missing (so a corpus made before that target existed gets
+# them too). The first byte: 1 HEAD request, 2 CONNECT, 4 the connection
+# closes after the input, 8 small limits.
+http_seeds() {
+	local dir="$OUT/http_response" i=0 s
+	[ -d "$dir" ] && return 0
+	mkdir -p "$dir"
+	for s in \
+		'\x00HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: text/plain\r\n\r\nhello' \
+		'\x04HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n1a\r\nabcdefghijklmnopqrstuvwxyz\r\n0\r\nX-Trailer: t\r\n\r\n' \
+		'\x04HTTP/1.0 200 OK\r\nServer: x\r\n\r\nuntil the end' \
+		'\x00HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n' \
+		'\x01HTTP/1.1 200 OK\nContent-Length: 100\nX-Folded: a\n  b\n\n' \
+		'\x02HTTP/1.1 200 Connection established\r\n\r\n\x16\x03\x01' \
+		'\x06HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="p"\r\nContent-Length: 4\r\nConnection: close\r\n\r\nauth' \
+		'\x0cHTTP/1.1 200 OK\r\nA: 1\r\nB: 2\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabcHTTP/1.1 304 Not Modified\r\n\r\n' \
+		'\x04HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 9\r\n\r\n3\r\nabc\r\n0\r\n\r\n'; do
+		i=$((i + 1))
+		printf '%b' "$s" >"$dir/seed-$i"
+	done
+}
+http_seeds
+
 if [ -f "$OUT/.done" ]; then
 	exit 0
 fi
