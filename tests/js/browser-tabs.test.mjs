@@ -159,3 +159,15 @@ test('browser tabs: two pages commit to one IndexedDB repository at once, and no
   const head = await call(fresh, 'resolveRef', { dir: DIR, ref: 'main' });
   assert.equal(head, (await history(a))[0].oid);
 });
+
+test('browser tabs: a repository one tab deletes is gone for the other too', async () => {
+  const [a, b] = pages;
+  const dir = '/repos/deleted-elsewhere';
+  await call(a, 'init', { dir, objectFormat: 'sha1', refFormat: 'files' });
+  assert.equal(await call(b, 'currentBranch', { dir }), 'main');   // b holds a copy
+  await call(a, 'deleteRepo', { dir });
+  const r = await b.evaluate((d) => window.T.call('currentBranch', { dir: d }), dir);
+  assert.equal(r.error?.code, 'ENOTFOUND', `tab b still finds it: ${JSON.stringify(r)}`);
+  assert.ok(!(await call(b, 'listRepos')).includes(dir));
+  assert.ok((await call(b, 'listRepos')).includes(DIR), 'the other repository stays');
+});
