@@ -23,9 +23,9 @@ export async function withRepoAt(path, fn) {
 }
 
 /** Run fn(repo, state) with the repository `dir` open (see withDir). */
-export async function withRepo(dir, { write = false } = {}, fn) {
+export async function withRepo(dir, { write = false, signal } = {}, fn) {
   await ready();
-  return withDir(dir, { write }, (path, state) => withRepoAt(path, (repo) => fn(repo, state)));
+  return withDir(dir, { write, signal }, (path, state) => withRepoAt(path, (repo) => fn(repo, state)));
 }
 
 /** Is there a repository at this module path? */

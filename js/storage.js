@@ -289,13 +289,24 @@ function newStamp() {
 }
 
 // Hold the Web Lock of repository `dir` (shared by the origin's pages and
-// Workers) for the duration of fn(). Without navigator.locks (an insecure
-// context, an old browser) calls of different contexts are not excluded;
-// the save stamp still reloads what another saved before a call starts.
-function crossContext(dir, fn) {
+// Workers) for the duration of fn(); `signal` aborts the wait for it.
+// Without navigator.locks (an insecure context, an old browser), or where
+// the page may not use it (an opaque origin: SecurityError), calls of
+// different contexts are not excluded; the save stamp still reloads what
+// another saved before a call starts.
+async function crossContext(dir, fn, signal) {
   const locks = globalThis.navigator?.locks;
   if (!locks || typeof locks.request !== 'function') return fn();
-  return locks.request(`webgit:${dir}`, { mode: 'exclusive' }, () => fn());
+  let entered = false;
+  try {
+    return await locks.request(`webgit:${dir}`, { mode: 'exclusive', signal }, () => {
+      entered = true;
+      return fn();
+    });
+  } catch (e) {
+    if (!entered && e?.name === 'SecurityError') return fn();
+    throw e;
+  }
 }
 
 function syncMount(dir, populate) {
@@ -376,7 +387,7 @@ async function idbDrop(dir) {
 const idbStorage = {
   name: 'idb',
   key: modulePath,
-  run(path, { create, write }, fn) {
+  run(path, { create, write, signal }, fn) {
     return crossContext(path, async () => {
       await idbFresh(path);
       const existed = !isEmptyDir(path);
@@ -399,7 +410,7 @@ const idbStorage = {
       }
       if (write || create || state.changed) await idbSave(path);
       return result;
-    });
+    }, signal);
   },
   async list() {
     if (typeof indexedDB.databases !== 'function') {
@@ -476,8 +487,9 @@ export function setStorageMode(m) {
  *           nothing of it stays behind.
  *   write:  fn changes the repository: save it afterwards (idb). A reader
  *           that changed it after all (a lazy fetch) sets state.changed.
+ *   signal: aborts waiting for another tab's or Worker's call (idb).
  */
-export function withDir(dir, { create = false, write = false } = {}, fn) {
+export function withDir(dir, { create = false, write = false, signal } = {}, fn) {
   const s = current();
   let key;
   try {
@@ -485,7 +497,7 @@ export function withDir(dir, { create = false, write = false } = {}, fn) {
   } catch (e) {
     return Promise.reject(e);
   }
-  return exclusive(key, () => s.run(key, { create, write }, fn));
+  return exclusive(key, () => s.run(key, { create, write, signal }, fn));
 }
 
 /** Run fn(path) in a fresh directory of the in-memory file system, removed

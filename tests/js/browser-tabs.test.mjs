@@ -53,7 +53,18 @@ async function history(dir) {
     return { ok: out };
   } catch (e) { return { error: wrap(e) }; }
 }
-window.T = { call, work, history, locks: !!(navigator.locks && navigator.locks.request) };
+// hold(name): take a Web Lock and keep it until release()
+let release = null;
+function hold(name) {
+  return new Promise((held) => {
+    navigator.locks.request(name, () => { held(true); return new Promise((r) => { release = r; }); });
+  });
+}
+window.T = {
+  call, work, history, hold, release: () => release && release(),
+  callWithTimeout: (fn, opts, ms) => call(fn, { ...opts, signal: AbortSignal.timeout(ms) }),
+  locks: !!(navigator.locks && navigator.locks.request),
+};
 `;
 
 const INDEX_HTML = `<!doctype html>
@@ -170,4 +181,20 @@ test('browser tabs: a repository one tab deletes is gone for the other too', asy
   assert.equal(r.error?.code, 'ENOTFOUND', `tab b still finds it: ${JSON.stringify(r)}`);
   assert.ok(!(await call(b, 'listRepos')).includes(dir));
   assert.ok((await call(b, 'listRepos')).includes(DIR), 'the other repository stays');
+});
+
+test('browser tabs: a call waits for another tab\'s, and its signal aborts the wait', { skip: noLocks }, async () => {
+  const [a, b] = pages;
+  await a.evaluate((d) => window.T.hold(`webgit:${d}`), DIR);   // as if a long call of tab a ran
+  const started = Date.now();
+  const r = await b.evaluate((d) => window.T.callWithTimeout('fetch', { dir: d }, 400), DIR);
+  assert.ok(r.error, `the fetch waited and was aborted: ${JSON.stringify(r)}`);
+  assert.ok(['TimeoutError', 'AbortError'].includes(r.error.name), JSON.stringify(r.error));
+  assert.ok(Date.now() - started >= 350, 'it waited for the lock');
+  const pending = b.evaluate((d) => window.T.call('resolveRef', { dir: d, ref: 'main' }), DIR);
+  await new Promise((res) => setTimeout(res, 300));
+  await a.evaluate(() => window.T.release());
+  const head = await pending;
+  assert.ok(head.ok, `after the release: ${JSON.stringify(head)}`);
+  assert.equal(head.ok, (await history(a))[0].oid);
 });
