@@ -194,6 +194,7 @@ export async function writeTree({ dir, entries } = {}) {
   if (!Array.isArray(entries)) throw makeError('EINVALID', 'entries must be an array');
   for (const e of entries) {
     if (!e || typeof e.name !== 'string') throw makeError('EINVALID', 'every entry needs a name');
+    if (e.name.includes('\0')) throw makeError('EINVALID', `a tree entry name may not hold a NUL: ${JSON.stringify(e.name)}`);
   }
   return withRepo(dir, { write: true }, (repo) => {
     const oid = withStringArray(entries.map((e) => String(e.mode)), (modes) =>
@@ -220,6 +221,9 @@ function localTimezone(date) {
 function identText(ident, what) {
   if (!ident || typeof ident.name !== 'string' || typeof ident.email !== 'string') {
     throw makeError('EINVALID', `${what} needs { name, email }`);
+  }
+  if (ident.name.includes('\0') || ident.email.includes('\0')) {
+    throw makeError('EINVALID', `${what}: name and email may not hold a NUL`);
   }
   let date = null;
   if (ident.timestamp !== undefined || ident.timezone !== undefined) {

@@ -118,6 +118,7 @@ test('commits and trees are made by the core: the ids git commit-tree and mktree
   await assert.rejects(wg.writeTree({ dir, entries: [{ mode: '100600', name: 'a', oid: blob }] }), { code: 'EINVALID' });
   await assert.rejects(wg.writeTree({ dir, entries: [{ mode: '100644', name: 'a/b', oid: blob }] }), { code: 'EINVALID' });
   await assert.rejects(wg.writeTree({ dir, entries: [{ mode: '100644', name: 'a', oid: 'abc' }] }), { code: 'EINVALID' });
+  await assert.rejects(wg.writeTree({ dir, entries: [{ mode: '100644', name: 'a\0b', oid: blob }] }), { code: 'EINVALID' });
   await assert.rejects(wg.commit({ dir, tree, message: 'm', author: { ...author, timezone: '+1' } }), { code: 'EINVALID' });
   await assert.rejects(wg.commit({ dir, tree, message: 'm', author: { name: '<>', email: 'e@x' } }), { code: 'EINVALID' });
   await assert.rejects(wg.commit({ dir, tree, message: 'm', author, parents: ['nope'] }), { code: 'EINVALID' });
