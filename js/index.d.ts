@@ -1,17 +1,32 @@
 // Types of the webgit JavaScript API (js/index.js).
 
-/** Errors from webgit carry the core's code: "ENOTFOUND", "ECORRUPT", "EIO", ... */
+/** Errors from webgit carry the core's code: "ENOTFOUND", "ECORRUPT", "EIO", ...;
+ * "EACCES" when the runtime may not use the disk where `dir` is (Deno
+ * without --allow-read/--allow-write). */
 export interface WebgitError extends Error {
   code:
     | 'ERROR' | 'ENOMEM' | 'ENOTFOUND' | 'EEXISTS' | 'EINVALID' | 'ECORRUPT' | 'EIO'
     | 'ECOLLISION' | 'EAMBIGUOUS' | 'EUNSUPPORTED' | 'ELOCKED' | 'EFSCK' | 'EAUTH' | 'ELIMIT' | 'EUNKNOWN'
+    | 'EACCES'
     | (string & {});
 }
 
 export interface InitOptions {
   /** The module's bytes, or the compiled module (workerd imports it). Default: webgit.wasm next to index.js. */
   wasm?: BufferSource | WebAssembly.Module;
-  /** Where repositories live: the disk (Node), IndexedDB (browsers), memory (edge). Default: what the runtime has. */
+  /**
+   * Where repositories live. Default: what the runtime has.
+   * - "node": the disk, through Node's fs API (Node; Deno and Bun through
+   *   their Node compatibility). The default there; in Deno it needs
+   *   --allow-read and --allow-write, else calls fail with "EACCES"
+   *   (never a silent fallback to memory).
+   * - "idb": IndexedDB, one database per repository (browsers: pages and
+   *   Workers; calls of several tabs on one repository are serialized by a
+   *   Web Lock). The default there.
+   * - "memory": the module's memory, gone with the instance (the process,
+   *   the tab). Only when asked for, or where there is no file system at
+   *   all (workerd and other edge runtimes).
+   */
   storage?: 'node' | 'idb' | 'memory';
   /** With dir: create a repository there (`git init`). */
   dir?: string;
@@ -27,7 +42,7 @@ export interface InitOptions {
 /** Load the WebAssembly module (done implicitly by the other functions); with `dir`, also `git init` there. */
 export function init(options?: InitOptions): Promise<void>;
 
-/** Where repositories live in this runtime. */
+/** Where repositories live: the storage init() chose, else the runtime's ("node" in Node, Deno and Bun; "idb" in browsers; "memory" on edge runtimes). */
 export function storage(): 'node' | 'idb' | 'memory';
 
 /** How requests are made: defaults to globalThis.fetch. */
@@ -146,10 +161,11 @@ export interface CloneOptions extends RemoteOptions {
 export function clone(options: CloneOptions): Promise<void>;
 
 export interface RepoOptions {
-  /** The repository (its working tree or git directory): a host path in
-   * Node; an absolute path such as "/repos/app" in browsers (each one its
-   * own IndexedDB database, saved after every call that changed it) and
-   * edge runtimes (memory). */
+  /** The repository (its working tree or git directory): a host path
+   * with "node" storage (Node, Deno, Bun); an absolute path such as
+   * "/repos/app" with "idb" (browsers: each one its own IndexedDB
+   * database, saved after every call that changed it, shared safely by the
+   * origin's tabs and Workers) and "memory" storage. */
   dir: string;
 }
 
@@ -223,7 +239,7 @@ export function log(options: RepoOptions & { ref?: string; depth?: number }): As
 /** Store an object; its id. What `git fsck --strict` would reject is refused (code "EFSCK"). */
 export function writeObject(options: RepoOptions & { type?: ObjectType; data: Uint8Array | string }): Promise<string>;
 
-/** Store a tree from entries in any order (they are sorted as git sorts them); its id. */
+/** Store a tree from entries in any order (the core sorts them as git does); its id. "EINVALID" for a bad mode, name or id, "EEXISTS" for a name given twice. */
 export function writeTree(options: RepoOptions & { entries: { mode: string; name: string; oid: string }[] }): Promise<string>;
 
 /** `git update-ref`: oid null-id deletes; oldOid undefined: no check, null: must not exist. */

@@ -2,13 +2,12 @@
 //
 // The public API. The pieces:
 //   runtime.js    loading the module; strings, bytes and errors across it
-//   storage.js    where repositories live (Node disk, IndexedDB, memory)
-//                 and when they are saved
+//   storage.js    where repositories live (one storage object per runtime:
+//                 the disk, IndexedDB, memory) and when they are saved
 //   transport.js  driving the core's sans-IO network operations with fetch()
 //   repo.js       local reads (with a partial clone's lazy fetch) and writes
 //   remote.js     listRemoteRefs, clone, fetch, push, reading without a clone
-//   log.js        the commit walk
-//   commit.js     commit text, parsed and formatted
+//   log.js        the commit walk (walked and parsed by the core)
 
 import {
   loadModule, ready, check, withStrings, limitsSpec, currentLimits, M,

@@ -61,14 +61,14 @@ export async function clone(options = {}) {
   if (typeof url !== 'string' || !url) throw makeError('EINVALID', 'url is required');
   if (typeof dir !== 'string' || !dir) throw makeError('EINVALID', 'dir is required');
   throwIfAborted(signal);
-  await withDir(dir, { create: true }, (path) => cloneAt(path, options));
+  await withDir(dir, { create: true, signal }, (path) => cloneAt(path, options));
 }
 
 /** `git fetch [--prune] [--no-tags] <remote> [<refspec>...]`. */
 export async function fetch({
   dir, remote = 'origin', refspecs, prune = false, tags = true, onProgress, ...transport
 } = {}) {
-  return withRepo(dir, { write: true }, (repo) => withProgress(onProgress, (token) => runOperation(
+  return withRepo(dir, { write: true, signal: transport.signal }, (repo) => withProgress(onProgress, (token) => runOperation(
     () => withStrings([remote], (r) => withStringArray(refspecs ? [].concat(refspecs) : [],
       (a, n) => M._wgjs_fetch_new(repo, r, a, n, prune ? 1 : 0, tags ? 0 : 1, token))),
     transport,
@@ -89,7 +89,7 @@ export async function push({
 } = {}) {
   const specs = refspecs === undefined ? [] : [].concat(refspecs);
   if (!specs.length) throw makeError('EINVALID', 'refspecs are required (e.g. "main" or "HEAD:refs/heads/main")');
-  return withRepo(dir, { write: true }, (repo) => withProgress(onProgress, (token) => runOperation(
+  return withRepo(dir, { write: true, signal: transport.signal }, (repo) => withProgress(onProgress, (token) => runOperation(
     () => withStrings([remote], (r) => withStringArray(specs, (a, n) =>
       withStringArray(pushOptions ? [].concat(pushOptions) : [], (o, no) =>
         M._wgjs_push_new(repo, r, a, n, force ? 1 : 0, atomic ? 1 : 0, o, no, token)))),

@@ -7,7 +7,6 @@ import {
 } from './runtime.js';
 import { withDir } from './storage.js';
 import { runOperation } from './transport.js';
-import { formatCommit, formatIdent, subject } from './commit.js';
 
 const utf8in = new TextEncoder();
 const utf8 = new TextDecoder();
@@ -24,9 +23,9 @@ export async function withRepoAt(path, fn) {
 }
 
 /** Run fn(repo, state) with the repository `dir` open (see withDir). */
-export async function withRepo(dir, { write = false } = {}, fn) {
+export async function withRepo(dir, { write = false, signal } = {}, fn) {
   await ready();
-  return withDir(dir, { write }, (path, state) => withRepoAt(path, (repo) => fn(repo, state)));
+  return withDir(dir, { write, signal }, (path, state) => withRepoAt(path, (repo) => fn(repo, state)));
 }
 
 /** Is there a repository at this module path? */
@@ -189,44 +188,65 @@ export async function writeObject({ dir, type = 'blob', data } = {}) {
   return withRepo(dir, { write: true }, (repo) => writeRaw(repo, type, data));
 }
 
-// Git's tree order: names compared bytewise, a tree's as if it ended in "/".
-function treeKey(e) {
-  return utf8in.encode(e.mode === '40000' || e.mode === '040000' ? `${e.name}/` : e.name);
-}
-
-function compareBytes(a, b) {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return a.length - b.length;
-}
-
-function hexBytes(hex) {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(2 * i, 2), 16);
-  return out;
-}
-
 /** Store a tree from entries [{ mode: "100644"|"100755"|"120000"|"40000"|"160000",
- * name, oid }] in any order; its id. */
+ * name, oid }] in any order (the core sorts them as git does); its id. */
 export async function writeTree({ dir, entries } = {}) {
   if (!Array.isArray(entries)) throw makeError('EINVALID', 'entries must be an array');
-  const sorted = entries.map((e) => ({ ...e, mode: String(e.mode).replace(/^0+/, ''), key: null }));
-  for (const e of sorted) {
-    if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(e.oid || '')) throw makeError('EINVALID', `bad object id for '${e.name}'`);
-    e.key = treeKey(e);
+  for (const e of entries) {
+    if (!e || typeof e.name !== 'string') throw makeError('EINVALID', 'every entry needs a name');
+    if (e.name.includes('\0')) throw makeError('EINVALID', `a tree entry name may not hold a NUL: ${JSON.stringify(e.name)}`);
   }
-  sorted.sort((a, b) => compareBytes(a.key, b.key));
-  const parts = [];
-  for (const e of sorted) {
-    parts.push(utf8in.encode(`${e.mode} ${e.name}\0`), hexBytes(e.oid));
+  return withRepo(dir, { write: true }, (repo) => {
+    const oid = withStringArray(entries.map((e) => String(e.mode)), (modes) =>
+      withStringArray(entries.map((e) => e.name), (names) =>
+        withStringArray(entries.map((e) => String(e.oid)), (oids, n) =>
+          str(M._wgjs_tree_write(repo, modes, names, oids, n)))));
+    if (oid === null) throw lastError();
+    return oid;
+  });
+}
+
+// --- commits ------------------------------------------------------------------------------
+
+// "+0100": the host's offset at `date` (Date's is minutes west of UTC).
+function localTimezone(date) {
+  const east = -date.getTimezoneOffset();
+  const abs = Math.abs(east);
+  return `${east < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** { name, email, timestamp?, timezone? } -> "Name <email> 1700000000 +0100",
+ * formatted by the core as git does; timestamp defaults to now, timezone
+ * to the host's. */
+function identText(ident, what) {
+  if (!ident || typeof ident.name !== 'string' || typeof ident.email !== 'string') {
+    throw makeError('EINVALID', `${what} needs { name, email }`);
   }
-  const data = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    data.set(p, at);
-    at += p.length;
+  if (ident.name.includes('\0') || ident.email.includes('\0')) {
+    throw makeError('EINVALID', `${what}: name and email may not hold a NUL`);
   }
-  return withRepo(dir, { write: true }, (repo) => writeRaw(repo, 'tree', data));
+  let date = null;
+  if (ident.timestamp !== undefined || ident.timezone !== undefined) {
+    const timestamp = ident.timestamp ?? Math.floor(Date.now() / 1000);
+    if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw makeError('EINVALID', `${what}: bad timestamp`);
+    const timezone = ident.timezone ?? localTimezone(new Date(timestamp * 1000));
+    if (typeof timezone !== 'string' || !/^[+-]\d{4}$/.test(timezone)) {
+      throw makeError('EINVALID', `${what}: timezone must look like "+0100"`);
+    }
+    date = `${timestamp} ${timezone}`;
+  }
+  const text = withStrings([ident.name, ident.email, date], (n, e, d) => str(M._wgjs_ident_format(n, e, d)));
+  if (text === null) {
+    const e = lastError();
+    e.message = `${what}: ${e.message}`;
+    throw e;
+  }
+  return text;
+}
+
+/** The first line of a message (a reflog's "commit: <subject>"). */
+function subject(message) {
+  return message.split('\n').find((l) => l.trim()) || '';
 }
 
 function updateRefIn(repo, ref, oid, oldOid, message, committer) {
@@ -240,7 +260,7 @@ function updateRefIn(repo, ref, oid, oldOid, message, committer) {
 export async function updateRef({ dir, ref, oid, oldOid, message = null, committer } = {}) {
   if (typeof ref !== 'string' || !ref) throw makeError('EINVALID', 'ref is required');
   return withRepo(dir, { write: true }, (repo) => {
-    const c = committer ? formatIdent(committer, 'committer') : null;
+    const c = committer ? identText(committer, 'committer') : null;
     updateRefIn(repo, ref, oid, oldOid === undefined ? null : (oldOid === null ? '' : oldOid), message, c);
   });
 }
@@ -253,6 +273,10 @@ export async function updateRef({ dir, ref, oid, oldOid, message = null, committ
 export async function commit({
   dir, ref = 'HEAD', tree, parents, message, author, committer,
 } = {}) {
+  if (typeof message !== 'string') throw makeError('EINVALID', 'message is required');
+  if (parents !== undefined && parents !== null && !Array.isArray(parents)) {
+    throw makeError('EINVALID', 'parents must be an array of commit ids');
+  }
   return withRepo(dir, { write: true }, (repo) => {
     let current = null;
     try {
@@ -261,10 +285,12 @@ export async function commit({
       if (e.code !== 'ENOTFOUND') throw e;   // an unborn branch: a root commit
     }
     const treeOid = revparse(repo, `${tree}^{tree}`);
-    const { text, committer: ident } = formatCommit({
-      tree: treeOid, parents: parents ?? (current ? [current] : []), author, committer, message,
-    });
-    const oid = writeRaw(repo, 'commit', text);
+    const a = identText(author, 'author');
+    const ident = committer ? identText(committer, 'committer') : a;
+    const list = (parents ?? (current ? [current] : [])).map(String);
+    const oid = withStringArray(list, (ps, n) => withStrings([treeOid, a, ident], (t, ap, cp) =>
+      withBytes(utf8in.encode(message), (m, len) => str(M._wgjs_commit_write(repo, t, ps, n, ap, cp, m, len)))));
+    if (oid === null) throw lastError();
     const kind = current ? 'commit' : 'commit (initial)';
     updateRefIn(repo, ref, oid, current || '', `${kind}: ${subject(message)}`, ident);
     return oid;

@@ -16,16 +16,28 @@ export let M = null;
 export let ITEROVER = 0;
 /** 4 bytes for out-parameters. */
 export let scratch = 0;
-/** { fs, path } in Node, else null. */
+/** { fs, path } where the runtime has Node's file-system API (Node, and
+ * Deno and Bun through their Node compatibility), else null. */
 export let node = null;
 
 let loading = null;
 const progressFns = new Map();
 let progressSeq = 0;
 
-export const isNode = typeof process === 'object' && process !== null &&
-  typeof process.versions === 'object' && typeof process.versions.node === 'string' &&
-  typeof Deno === 'undefined';
+/** The JavaScript runtime: 'node', 'deno', 'bun', 'workerd', 'browser'
+ * (a page or a Worker with IndexedDB) or 'other'. */
+export const host = (() => {
+  const g = globalThis;
+  if (typeof g.Deno === 'object' && g.Deno !== null && typeof g.Deno.version?.deno === 'string') return 'deno';
+  if (typeof g.Bun === 'object' && g.Bun !== null) return 'bun';
+  if (g.navigator?.userAgent === 'Cloudflare-Workers') return 'workerd';
+  if (typeof g.process === 'object' && g.process !== null && typeof g.process.versions?.node === 'string') return 'node';
+  if (typeof g.indexedDB !== 'undefined' && g.indexedDB) return 'browser';
+  return 'other';
+})();
+
+/** Node itself (not a runtime that imitates it). */
+export const isNode = host === 'node';
 
 /** Load and instantiate the module once; later calls share the promise. */
 export function loadModule(options = {}) {
@@ -42,11 +54,22 @@ export async function ready() {
   if (!M) await loadModule();
 }
 
-async function load({ wasm } = {}) {
-  if (isNode) {
-    const [fs, path] = await Promise.all([import('node:fs'), import('node:path')]);
-    node = { fs: fs.default || fs, path: path.default || path };
+// Node's fs and path where the runtime has them and they work; null
+// elsewhere (or when Deno cannot give them, e.g. a module loaded over
+// https, which createRequire does not take).
+async function loadNodeApi() {
+  if (host !== 'node' && host !== 'deno' && host !== 'bun') return null;
+  try {
+    const [fs, path, mod] = await Promise.all([import('node:fs'), import('node:path'), import('node:module')]);
+    const require = (mod.default || mod).createRequire(import.meta.url);
+    return { fs: fs.default || fs, path: path.default || path, require };
+  } catch {
+    return null;
   }
+}
+
+async function load({ wasm } = {}) {
+  node = await loadNodeApi();
   let mod;
   if (wasm instanceof WebAssembly.Module) {
     mod = wasm;
@@ -54,7 +77,7 @@ async function load({ wasm } = {}) {
     mod = await WebAssembly.compile(wasm);
   } else {
     const url = new URL('./webgit.wasm', import.meta.url);
-    if (isNode) {
+    if (host === 'node') {
       mod = await WebAssembly.compile(await node.fs.promises.readFile(url));
     } else if (typeof WebAssembly.compileStreaming === 'function') {
       mod = await WebAssembly.compileStreaming(fetch(url));
@@ -75,15 +98,15 @@ async function load({ wasm } = {}) {
     printErr: () => {},
     wgjsProgress: onProgress,
   };
-  if (isNode) {
-    // The glue's NODEFS needs require() (see wasm/pre.js).
-    const { createRequire } = await import('node:module');
-    moduleArg.nodeRequire = createRequire(import.meta.url);
+  if (node) {
+    // The glue's NODEFS needs require() (see wasm/pre.js); Deno's and Bun's
+    // Node compatibility give it what Node does.
+    moduleArg.nodeRequire = node.require;
     moduleArg.nodeDirname = node.path.dirname(new URL(import.meta.url).pathname);
   }
   const m = await Promise.race([createWebgit(moduleArg), failed]);
   ITEROVER = m._wgjs_iterover();
-  m._wgjs_set_umask(isNode ? process.umask() : 0o022);
+  m._wgjs_set_umask(isNode ? process.umask() : 0o022);   // Deno's umask() is unstable
   scratch = m._malloc(4);
   M = m;
 }

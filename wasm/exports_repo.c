@@ -169,6 +169,39 @@ API struct wgjs_object *wgjs_tree_list(struct wg_repo *repo, const char *oid_hex
 	return list;
 }
 
+/* Store the tree of `n` entries given in any order: octal modes
+ * ("100644", "40000", ...), names and full hex ids, sorted in git's order
+ * and written by the core's tree builder, after git fsck --strict's checks.
+ * Its id (hex), or NULL (WG_EINVALID for a bad mode, name or id, WG_EEXISTS
+ * for a name given twice, WG_EFSCK). */
+API const char *wgjs_tree_write(struct wg_repo *repo, const char *const *modes,
+			       const char *const *names, const char *const *oids, int n)
+{
+	struct wg_fsck_options fsck = WG_FSCK_OPTIONS_INIT;
+	struct wg_tree_builder *b = NULL;
+	struct wg_buf raw = WG_BUF_INIT;
+	struct wg_oid oid;
+	int err;
+
+	wg_error_clear();
+	err = wg_tree_builder_new(&b, wg_repo_algo(repo));
+	for (int i = 0; !err && i < n; i++) {
+		char *end;
+		unsigned long mode = strtoul(modes[i], &end, 8);
+		if (!*modes[i] || *end || !wg_tree_mode_is_canonical((unsigned)mode))
+			err = wg_error_set(WG_EINVALID, "bad mode '%s' for '%s'", modes[i], names[i]);
+		else if (!(err = wgjs_parse_oid(&oid, repo, oids[i])))
+			err = wg_tree_builder_add(b, (unsigned)mode, names[i], strlen(names[i]), &oid);
+	}
+	fsck.strict = true;
+	if (!err && !(err = wg_tree_builder_write(b, &raw)) &&
+	    !(err = wg_fsck_object(&fsck, wg_repo_algo(repo), NULL, WG_OBJ_TREE, raw.data, raw.len)))
+		err = wg_odb_write(wg_repo_odb(repo), WG_OBJ_TREE, raw.data, raw.len, &oid);
+	wg_tree_builder_free(b);
+	wg_buf_release(&raw);
+	return err ? NULL : wgjs_hex(&oid);
+}
+
 /* --- refs ---------------------------------------------------------------------------------- */
 
 /* The refs whose names start with `prefix` (NULL: every ref under refs/),

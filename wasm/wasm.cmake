@@ -20,9 +20,10 @@
 #   emcmake cmake -S . -B build/h-wasm -DCMAKE_PROJECT_INCLUDE=$PWD/wasm/wasm.cmake
 #
 # Settings (see /work/shared/notes/toolchain.md for why):
-# - no NODERAWFS: the filesystem is the default MEMFS; Node mounts host
-#   directories with NODEFS (-lnodefs.js), browsers mount each repository
-#   as its own IDBFS (-lidbfs.js) database, edge runtimes stay in MEMFS.
+# - no NODERAWFS: the filesystem is the default MEMFS; Node, Deno and Bun
+#   mount host directories with NODEFS (-lnodefs.js), browsers mount each
+#   repository as its own IDBFS (-lidbfs.js) database, edge runtimes stay
+#   in MEMFS.
 # - ENVIRONMENT includes node only so that NODEFS is usable; an ES6 glue
 #   cannot require() or see __dirname, so wasm/pre.js takes both from the
 #   host (js/index.js passes them in Node only). The host always hands the

@@ -92,6 +92,40 @@ test('the SHA-1 / files formats on request', async () => {
   git(['-C', dir, 'fsck', '--strict']);
 });
 
+test('commits and trees are made by the core: the ids git commit-tree and mktree give; bad input refused', async () => {
+  const dir = newDir('core-commit');
+  await wg.init({ dir, objectFormat: 'sha1', refFormat: 'files' });
+  const blob = await wg.writeObject({ dir, data: 'x\n' });
+  const tree = await wg.writeTree({ dir, entries: [{ mode: '100644', name: 'z', oid: blob }, { mode: '040000', name: 'd', oid: await wg.writeTree({ dir, entries: [] }) }] });
+  assert.equal(tree, git(['-C', dir, 'mktree'], { input: git(['-C', dir, 'ls-tree', tree]), stdio: ['pipe', 'pipe', 'pipe'] }).trim());
+  const committer = { name: ' C. O. Mitter ', email: 'c@example.com', timestamp: 1700000100, timezone: '-0530' };
+  const oid = await wg.commit({ dir, tree, message: 'subject\n\nbody', author, committer });
+  const env = {
+    ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', HOME: tmp,
+    GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_AUTHOR_DATE: '1700000000 +0100',
+    GIT_COMMITTER_NAME: committer.name, GIT_COMMITTER_EMAIL: committer.email, GIT_COMMITTER_DATE: '1700000100 -0530',
+  };
+  assert.equal(oid, git(['-C', dir, 'commit-tree', tree, '-m', 'subject', '-m', 'body'], { env }).trim());
+  const [c] = await (async () => { const out = []; for await (const x of wg.log({ dir })) out.push(x); return out; })();
+  assert.deepEqual(c, {
+    oid, tree, parents: [],
+    author: { name: 'Web Git', email: 'web@example.com', timestamp: 1700000000, timezone: '+0100' },
+    committer: { name: 'C. O. Mitter', email: 'c@example.com', timestamp: 1700000100, timezone: '-0530' },
+    message: 'subject\n\nbody\n',
+  });
+
+  await assert.rejects(wg.writeTree({ dir, entries: [{ mode: '100644', name: 'a', oid: blob }, { mode: '100755', name: 'a', oid: blob }] }), { code: 'EEXISTS' });
+  await assert.rejects(wg.writeTree({ dir, entries: [{ mode: '100600', name: 'a', oid: blob }] }), { code: 'EINVALID' });
+  await assert.rejects(wg.writeTree({ dir, entries: [{ mode: '100644', name: 'a/b', oid: blob }] }), { code: 'EINVALID' });
+  await assert.rejects(wg.writeTree({ dir, entries: [{ mode: '100644', name: 'a', oid: 'abc' }] }), { code: 'EINVALID' });
+  await assert.rejects(wg.writeTree({ dir, entries: [{ mode: '100644', name: 'a\0b', oid: blob }] }), { code: 'EINVALID' });
+  await assert.rejects(wg.commit({ dir, tree, message: 'm', author: { ...author, timezone: '+1' } }), { code: 'EINVALID' });
+  await assert.rejects(wg.commit({ dir, tree, message: 'm', author: { name: '<>', email: 'e@x' } }), { code: 'EINVALID' });
+  await assert.rejects(wg.commit({ dir, tree, message: 'm', author, parents: ['nope'] }), { code: 'EINVALID' });
+  assert.equal(await wg.resolveRef({ dir, ref: 'main' }), oid, 'a refused commit moves nothing');
+  git(['-C', dir, 'fsck', '--strict']);
+});
+
 for (const name of SAMPLES) {
   test(`commit, push, and fetch it back (${name})`, async () => {
     const dir = newDir('push');
