@@ -1216,8 +1216,13 @@ static int prune_loose(struct files_backend *fb, struct wg_fs_journal *j, const 
 	    (err = path_of(&path, fb, NULL, name, NULL)))
 		goto done;
 	fd = wg_fs_open((const char *)lock.data, O_WRONLY | O_CREAT | O_EXCL, 0666);
-	if (fd < 0)
-		goto done;  /* someone else holds it: leave the loose ref */
+	if (fd < 0) {
+		/* someone else holds it: leave the loose ref, as git does */
+		if (errno != EEXIST)
+			err = wg_error_set(WG_EIO, "Unable to create '%s': %s",
+					   wg_buf_cstr(&lock), strerror(errno));
+		goto done;
+	}
 	wg_fs_close(fd);
 	memset(&cur, 0, sizeof(cur));
 	if (!read_loose(fb, name, &cur, NULL) && !cur.symbolic && wg_oid_equal(&cur.oid, oid) &&

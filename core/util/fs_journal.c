@@ -86,6 +86,16 @@ static int restore(const struct wg_fs_journal_entry *e)
 		errno = ENOMEM;
 		return -1;
 	}
+	/* Its directory may have gone with it (an emptied refs/heads/x/). */
+	{
+		const char *slash = strrchr(e->path, '/');
+		if (slash && slash != e->path) {
+			char *dir = wg_strndup(e->path, (size_t)(slash - e->path));
+			if (dir && !wg_fs_is_dir(dir) && wg_fs_mkdir_p(dir))
+				wg_error_clear();
+			wg_free(dir);
+		}
+	}
 	fd = wg_fs_open(wg_buf_cstr(&tmp), O_WRONLY | O_CREAT | O_TRUNC, 0666);
 	if (fd >= 0) {
 		r = wg_fs_write_all(fd, e->data.data, e->data.len);
