@@ -218,8 +218,10 @@ int http_url_parse(struct http_url *u, const char *s)
 		if (p < hp_end)
 			port = p + 1;
 	} else {
+		/* (hp_end >= hp always; said so the optimizer sees it too) */
+		size_t hlen = hp_end > hp ? (size_t)(hp_end - hp) : 0;
 		host = hp;
-		host_end = memchr(hp, ':', (size_t)(hp_end - hp));
+		host_end = hlen ? memchr(hp, ':', hlen) : NULL;
 		if (host_end)
 			port = host_end + 1;
 		else
