@@ -53,21 +53,6 @@ static int path_of(struct wg_buf *out, const struct files_backend *fb, const cha
 	return 0;
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	while (len) {
-		ssize_t n = wg_fs_write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* --- packed-refs snapshot ------------------------------------------------- */
 
 static int get_packed(struct wg_packed **out, struct files_backend *fb)
@@ -708,7 +693,7 @@ static int append_reflog(struct files_backend *fb, const char *name, unsigned fl
 			  wg_oid_to_hex(new_oid, nhex), committer) ||
 	    (*msg && wg_buf_printf(&line, "\t%s", msg)) || wg_buf_addch(&line, '\n'))
 		err = wg_error_set(WG_ENOMEM, "out of memory");
-	else if (write_all(fd, line.data, line.len))
+	else if (wg_fs_write_all(fd, line.data, line.len))
 		err = wg_error_set(WG_EIO, "unable to append to reflog of '%s': %s", name,
 				   strerror(errno));
 	if (wg_fs_close(fd) && !err)
@@ -949,7 +934,7 @@ static int lock_one(struct files_backend *fb, struct wg_ref_transaction *tx, siz
 			goto done;
 	}
 	if (content.len) {
-		if (write_all(fd, content.data, content.len) ||
+		if (wg_fs_write_all(fd, content.data, content.len) ||
 		    (fb->opts->fsync && wg_fs_fsync(fd))) {
 			err = wg_error_set(WG_EIO, "cannot update ref '%s': couldn't write '%s': %s",
 					   u->name, lk->lock_path, strerror(errno));

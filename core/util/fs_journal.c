@@ -9,6 +9,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/lockfile.h"
 
 struct wg_fs_journal_entry {
 	char *path;
@@ -69,8 +70,8 @@ int wg_fs_journal_save_append(struct wg_fs_journal *j, const char *path)
 /* Put one file back; 0 or -1 with errno set. */
 static int restore(const struct wg_fs_journal_entry *e)
 {
-	struct wg_buf tmp = WG_BUF_INIT;
-	int fd, r = -1;
+	struct wg_lockfile lk = WG_LOCKFILE_INIT;
+	int fd, r;
 
 	if (!e->existed)
 		return wg_fs_unlink(e->path) && errno != ENOENT ? -1 : 0;
@@ -82,10 +83,6 @@ static int restore(const struct wg_fs_journal_entry *e)
 			r = -1;
 		return r;
 	}
-	if (wg_buf_printf(&tmp, "%s.undo", e->path)) {
-		errno = ENOMEM;
-		return -1;
-	}
 	/* Its directory may have gone with it (an emptied refs/heads/x/). */
 	{
 		const char *slash = strrchr(e->path, '/');
@@ -96,21 +93,16 @@ static int restore(const struct wg_fs_journal_entry *e)
 			wg_free(dir);
 		}
 	}
-	fd = wg_fs_open(wg_buf_cstr(&tmp), O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (fd >= 0) {
-		r = wg_fs_write_all(fd, e->data.data, e->data.len);
-		if (wg_fs_close(fd))
-			r = -1;
-		if (!r)
-			r = wg_fs_rename(wg_buf_cstr(&tmp), e->path);
-		if (r) {
-			int saved = errno;
-			wg_fs_unlink(wg_buf_cstr(&tmp));
-			errno = saved;
-		}
+	/* Through a lock file, so a reader never sees it half-written. */
+	if (wg_lockfile_acquire(&lk, e->path) ||
+	    wg_lockfile_write(&lk, e->data.data ? e->data.data : (unsigned char *)"",
+			      e->data.len) ||
+	    wg_lockfile_commit(&lk)) {
+		wg_lockfile_rollback(&lk);
+		errno = EIO;
+		return -1;
 	}
-	wg_buf_release(&tmp);
-	return r;
+	return 0;
 }
 
 void wg_fs_journal_undo(struct wg_fs_journal *j)

@@ -69,25 +69,11 @@ int wg_lockfile_acquire(struct wg_lockfile *lk, const char *path)
 
 int wg_lockfile_write(struct wg_lockfile *lk, const void *data, size_t len)
 {
-	const unsigned char *p = data;
 	if (!lk->lock_path || lk->fd < 0)
 		return wg_error_set(WG_EINVALID, "writing to a lock file that is not held");
-	while (len) {
-		/* Bound each call: some systems reject writes above INT_MAX. */
-		size_t chunk = len > (1u << 30) ? (1u << 30) : len;
-		ssize_t n = wg_fs_write(lk->fd, p, chunk);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return wg_error_set(WG_EIO, "could not write to '%s': %s",
-					    lk->lock_path, strerror(errno));
-		}
-		if (n == 0)
-			return wg_error_set(WG_EIO, "could not write to '%s': no space written",
-					    lk->lock_path);
-		p += n;
-		len -= (size_t)n;
-	}
+	if (wg_fs_write_all(lk->fd, data, len))
+		return wg_error_set(WG_EIO, "could not write to '%s': %s", lk->lock_path,
+				    strerror(errno));
 	return 0;
 }
 
