@@ -678,6 +678,23 @@ static int files_reflog_delete(struct wg_refdb_backend *b, const char *name)
 	return err;
 }
 
+static int write_new_reflog(struct files_backend *fb, const char *name,
+			    const struct wg_buf *content)
+{
+	struct wg_lockfile lk = WG_LOCKFILE_INIT;
+	struct wg_buf path = WG_BUF_INIT;
+	int err;
+
+	if (!(err = path_of(&path, fb, "logs", name, NULL)) &&
+	    !(err = mkdir_parent(wg_buf_cstr(&path))) &&
+	    !(err = wg_lockfile_acquire(&lk, wg_buf_cstr(&path))) &&
+	    !(err = wg_lockfile_write(&lk, content->data, content->len)))
+		err = wg_lockfile_commit(&lk);
+	wg_lockfile_rollback(&lk);
+	wg_buf_release(&path);
+	return err;
+}
+
 static int append_reflog(struct files_backend *fb, const char *name, unsigned flags,
 			 const struct wg_oid *old_oid, const struct wg_oid *new_oid,
 			 const char *committer, const char *msg)
@@ -687,13 +704,24 @@ static int append_reflog(struct files_backend *fb, const char *name, unsigned fl
 	bool create = (flags & WG_REF_FORCE_REFLOG) ||
 		      wg_refdb_should_autocreate_reflog(fb->opts, name);
 	int fd, err;
-	if ((err = open_reflog(fb, name, create, &fd)) || fd < 0)
-		return err;
 	if (wg_buf_printf(&line, "%s %s %s", wg_oid_to_hex(old_oid, ohex),
 			  wg_oid_to_hex(new_oid, nhex), committer) ||
-	    (*msg && wg_buf_printf(&line, "\t%s", msg)) || wg_buf_addch(&line, '\n'))
-		err = wg_error_set(WG_ENOMEM, "out of memory");
-	else if (wg_fs_write_all(fd, line.data, line.len))
+	    (*msg && wg_buf_printf(&line, "\t%s", msg)) || wg_buf_addch(&line, '\n')) {
+		wg_buf_release(&line);
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	}
+	if ((err = open_reflog(fb, name, false, &fd)) || (fd < 0 && !create)) {
+		wg_buf_release(&line);
+		return err;
+	}
+	if (fd < 0) {
+		/* A new reflog appears whole, its first line in it, so a
+		 * process killed half-way never leaves an empty one. */
+		err = write_new_reflog(fb, name, &line);
+		wg_buf_release(&line);
+		return err;
+	}
+	if (wg_fs_write_all(fd, line.data, line.len))
 		err = wg_error_set(WG_EIO, "unable to append to reflog of '%s': %s", name,
 				   strerror(errno));
 	if (wg_fs_close(fd) && !err)

@@ -29,7 +29,7 @@ struct clone {
 	char **config;                /* the caller's -c settings, copied */
 	enum clone_state state;
 	struct wg_discovery d;
-	bool created;                 /* we wrote into `path`: undo unless complete */
+	bool created;                 /* we wrote into `path` in place: undo unless complete */
 	bool existed;                 /* `path` was an empty directory: keep it so */
 	bool empty;
 	struct wg_repo *repo;
@@ -171,11 +171,17 @@ static int create_repo(struct clone *c)
 	io.ref_format = c->ref_format;
 	/* A clone of a tag detaches HEAD at the end; until then it is unborn. */
 	io.initial_branch = c->head_is_tag ? "main" : c->head_branch + 11;
+	/* The clone is built aside and published when complete, so a killed
+	 * process leaves no repository at `path` (repo/repo.h). Only a bare
+	 * clone into an existing empty directory is made in place, and taken
+	 * back on failure. */
+	io.staged = true;
 	c->existed = wg_fs_exists(c->path);
 	c->created = true;   /* from here on a failure undoes what init made */
-	if ((err = wg_repo_init(&c->repo, c->path, &io)))
-		return err;
-	return apply_config(c);
+	err = wg_repo_init(&c->repo, c->path, &io);
+	if (!err)
+		c->created = !wg_repo_unpublished(c->repo);
+	return err ? err : apply_config(c);
 }
 
 static int write_config(struct clone *c)
@@ -352,8 +358,13 @@ static int complete(struct clone *c)
 {
 	int err;
 
-	if ((err = check_wants(c)) ||
-	    (err = write_shallow(c)) || (err = write_refs(c)) || (err = write_config(c)))
+	if ((err = check_wants(c)) || (err = write_shallow(c)) || (err = write_refs(c)) ||
+	    (err = write_config(c)))
+		return err;
+	/* the last step: publishing reopens the repository at its path */
+	err = wg_repo_publish(&c->repo);
+	c->rcv.repo = c->repo;
+	if (err)
 		return err;
 	c->state = CLONE_DONE;
 	return 0;

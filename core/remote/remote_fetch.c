@@ -490,9 +490,9 @@ static void restore_fetch_head(struct rfetch *f, const struct wg_buf *old, bool 
 {
 	struct wg_lockfile lk = WG_LOCKFILE_INIT;
 	struct wg_buf path = WG_BUF_INIT;
-	int code = wg_error_code();
-	char *msg = wg_strdup(wg_error_message());
+	struct wg_error_saved first;
 
+	wg_error_save(&first);
 	if (!fetch_head_path(f, &path)) {
 		if (!had)
 			wg_fs_unlink(wg_buf_cstr(&path));
@@ -503,9 +503,7 @@ static void restore_fetch_head(struct rfetch *f, const struct wg_buf *old, bool 
 		wg_lockfile_rollback(&lk);
 	}
 	wg_buf_release(&path);
-	if (msg)
-		wg_error_set(code, "%s", msg);
-	wg_free(msg);
+	wg_error_restore(&first);
 }
 
 static int prune(struct rfetch *f, struct wg_ref_transaction *tx)

@@ -15,6 +15,7 @@
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/staged_dir.h"
 
 struct wg_repo {
 	char *gitdir;
@@ -26,6 +27,10 @@ struct wg_repo {
 	struct wg_config *user_config[2];  /* ~/.gitconfig, XDG; may be NULL */
 	struct wg_odb *odb;
 	struct wg_refdb *refdb;
+	/* A new repository built aside, not yet published (init's `staged`),
+	 * and the path to open once it is. */
+	struct wg_staged_dir stage;
+	char *publish_path;
 };
 
 void wg_repo_free(struct wg_repo *repo)
@@ -39,6 +44,8 @@ void wg_repo_free(struct wg_repo *repo)
 	wg_config_free(repo->user_config[1]);
 	wg_free(repo->gitdir);
 	wg_free(repo->workdir);
+	wg_staged_dir_release(&repo->stage);
+	wg_free(repo->publish_path);
 	wg_free(repo);
 }
 
@@ -522,36 +529,64 @@ done:
 	return err;
 }
 
-/* Remove what a failed first init made, keeping the error it reported. */
-static void undo_init(const char *path, bool path_existed, const char *gitdir)
+/* Write what init makes into gitdir: its directories, config, the ref
+ * backend's files and HEAD, the description. A re-init keeps what is
+ * there. */
+static int write_gitdir(const char *gitdir, const struct wg_hash_algo *algo,
+			enum wg_ref_format ref_format, bool bare, const char *branch)
 {
-	int code = wg_error_code();
-	char *msg = wg_strdup(wg_error_message());
-	if (!path_existed) {
-		wg_fs_remove_tree(path);
-	} else if (gitdir && wg_fs_exists(gitdir) && !wg_fs_dir_is_empty(path)) {
-		wg_fs_remove_tree(gitdir);
-	} else {
-		wg_fs_remove_tree(path);
-		wg_fs_mkdir_p(path);
-	}
-	if (msg)
-		wg_error_set(code, "%s", msg);
-	wg_free(msg);
-}
-
-int wg_repo_init(struct wg_repo **out, const char *path, const struct wg_repo_init_options *opts)
-{
-	static const struct wg_repo_init_options defaults = WG_REPO_INIT_OPTIONS_INIT;
 	/* refs/heads and refs/tags come from the ref backend: directories for
 	 * the files format, a marker file (refs/heads) for reftable. */
 	static const char *const dirs[] = { "objects/info", "objects/pack", "info", NULL };
+	struct wg_buf head = WG_BUF_INIT;
+	int err;
+
+	if (!(err = wg_fs_mkdir_p(gitdir)) && !(err = make_dirs(gitdir, dirs)) &&
+	    !(err = write_init_config(gitdir, algo, ref_format, bare)) &&
+	    !(err = wg_buf_printf(&head, "refs/heads/%s", branch)) &&
+	    !(err = wg_refdb_init(gitdir, ref_format, algo, (const char *)head.data)))
+		err = write_file_if_missing(gitdir, "description",
+			"Unnamed repository; edit this file 'description' to name the repository.\n");
+	wg_buf_release(&head);
+	return err;
+}
+
+/* Take back what a failed first init made in place (the directory that
+ * was there empty stays, empty), keeping the error it reported. */
+static void undo_init_in_place(const char *path)
+{
+	struct wg_error_saved first;
+	void *dir;
+	const char *name;
+	struct wg_buf p = WG_BUF_INIT;
+
+	wg_error_save(&first);
+	if ((dir = wg_fs_opendir(path))) {
+		while ((name = wg_fs_readdir(dir)))
+			if (strcmp(name, ".") && strcmp(name, "..") && !wg_fs_join(&p, path, name))
+				wg_fs_remove_tree((const char *)p.data);
+		wg_fs_closedir(dir);
+	}
+	wg_buf_release(&p);
+	wg_error_restore(&first);
+}
+
+/* A first init builds the repository aside and renames it into place
+ * (util/staged_dir), so that even a killed process leaves nothing at
+ * `path`: the whole directory when `path` does not exist, else (a
+ * working tree that exists, empty or not) its ".git". Only a bare
+ * repository in an existing empty directory is built in place, and taken
+ * back if init fails; a re-init only replaces files atomically. */
+int wg_repo_init(struct wg_repo **out, const char *path, const struct wg_repo_init_options *opts)
+{
+	static const struct wg_repo_init_options defaults = WG_REPO_INIT_OPTIONS_INIT;
 	const struct wg_hash_algo *algo;
 	/* Git 3.0's default, as for the hash. */
 	enum wg_ref_format ref_format = WG_REF_FORMAT_REFTABLE;
-	struct wg_buf gitdir = WG_BUF_INIT, head = WG_BUF_INIT;
+	struct wg_staged_dir stage = WG_STAGED_DIR_INIT;
+	struct wg_buf gitdir = WG_BUF_INIT, final = WG_BUF_INIT;
 	const char *branch;
-	bool path_existed = false, fresh = false;
+	bool path_existed, fresh, in_place = false;
 	int err;
 
 	if (!opts)
@@ -588,33 +623,94 @@ int wg_repo_init(struct wg_repo **out, const char *path, const struct wg_repo_in
 	if (!wg_refname_is_valid(branch, WG_REFNAME_ALLOW_ONELEVEL) || *branch == '-')
 		return wg_error_set(WG_EINVALID, "invalid initial branch name: '%s'", branch);
 
-	/* A first init that fails takes back what it made (a directory that
-	 * was there empty stays, empty), so a failed init leaves the disk as
-	 * it found it; a re-init only replaces files atomically. */
 	path_existed = wg_fs_exists(path);
 	fresh = !path_existed || wg_fs_dir_is_empty(path);
-	if ((err = wg_fs_mkdir_p(path)))
+	if (path_existed && !opts->bare) {
+		if ((err = wg_fs_join(&final, path, ".git")))
+			goto done;
+		fresh = !wg_fs_exists((const char *)final.data);
+	} else if (!path_existed) {
+		if ((err = wg_buf_adds(&final, path)))
+			goto done;
+	} else {
+		in_place = fresh;
+	}
+	if (!fresh || in_place) {
+		err = opts->bare ? wg_buf_adds(&gitdir, path) : wg_fs_join(&gitdir, path, ".git");
+		if (!err && !(err = write_gitdir((const char *)gitdir.data, algo, ref_format,
+						 opts->bare, branch)))
+			err = wg_repo_open(out, path);
+		if (err && in_place)
+			undo_init_in_place(path);
 		goto done;
-	if (opts->bare)
-		err = wg_buf_adds(&gitdir, path);
+	}
+
+	/* The parent of a new directory is made (git init a/b/c does), then
+	 * the repository beside it. */
+	if (!path_existed) {
+		char *parent = wg_strdup(path), *slash;
+		size_t n = parent ? strlen(parent) : 0;
+		if (!parent) {
+			err = wg_error_set(WG_ENOMEM, "out of memory");
+			goto done;
+		}
+		while (n > 1 && parent[n - 1] == '/')
+			parent[--n] = '\0';
+		if ((slash = strrchr(parent, '/')) && slash != parent) {
+			*slash = '\0';
+			err = wg_fs_mkdir_p(parent);
+		}
+		wg_free(parent);
+		if (err)
+			goto done;
+	}
+	if ((err = wg_staged_dir_begin(&stage, (const char *)final.data)))
+		goto done;
+	if (path_existed || opts->bare)
+		err = wg_buf_adds(&gitdir, stage.path);
 	else
-		err = wg_fs_join(&gitdir, path, ".git");
-	if (!err && !opts->bare && !fresh)
-		fresh = !wg_fs_exists((const char *)gitdir.data);
-	if (err || (err = wg_fs_mkdir_p((const char *)gitdir.data)) ||
-	    (err = make_dirs((const char *)gitdir.data, dirs)) ||
-	    (err = write_init_config((const char *)gitdir.data, algo, ref_format, opts->bare)) ||
-	    (err = wg_buf_printf(&head, "refs/heads/%s", branch)) ||
-	    (err = wg_refdb_init((const char *)gitdir.data, ref_format, algo,
-				 (const char *)head.data)) ||
-	    (err = write_file_if_missing((const char *)gitdir.data, "description",
-		"Unnamed repository; edit this file 'description' to name the repository.\n")))
+		err = wg_fs_join(&gitdir, stage.path, ".git");
+	if (err || (err = write_gitdir((const char *)gitdir.data, algo, ref_format, opts->bare,
+				       branch)))
 		goto done;
-	err = wg_repo_open(out, opts->bare ? (const char *)gitdir.data : path);
+	if (opts->staged) {
+		/* open the temporary repository; wg_repo_publish moves it */
+		if (!(err = wg_repo_open(out, (const char *)gitdir.data))) {
+			(*out)->stage = stage;
+			stage = (struct wg_staged_dir)WG_STAGED_DIR_INIT;
+			if (!((*out)->publish_path = wg_strdup(path))) {
+				wg_repo_free(*out);
+				*out = NULL;
+				err = wg_error_set(WG_ENOMEM, "out of memory");
+			}
+		}
+	} else if (!(err = wg_staged_dir_publish(&stage))) {
+		err = wg_repo_open(out, path);
+	}
 done:
-	if (err && fresh)
-		undo_init(path, path_existed, opts->bare ? NULL : (const char *)gitdir.data);
+	wg_staged_dir_release(&stage);
 	wg_buf_release(&gitdir);
-	wg_buf_release(&head);
+	wg_buf_release(&final);
+	return err;
+}
+
+bool wg_repo_unpublished(const struct wg_repo *repo)
+{
+	return repo->publish_path && !repo->stage.published;
+}
+
+int wg_repo_publish(struct wg_repo **repo)
+{
+	struct wg_repo *r = *repo, *opened = NULL;
+	int err;
+
+	if (!r->publish_path)
+		return 0;
+	if ((err = wg_staged_dir_publish(&r->stage)))
+		return err;
+	/* its paths named the temporary place */
+	err = wg_repo_open(&opened, r->publish_path);
+	wg_repo_free(r);
+	*repo = opened;
 	return err;
 }

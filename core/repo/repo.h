@@ -22,13 +22,26 @@ struct wg_repo_init_options {
 	const char *object_format;   /* "sha1" or "sha256"; NULL = sha256 */
 	const char *ref_format;      /* "files" or "reftable"; NULL = reftable */
 	const char *initial_branch;  /* NULL = "main" */
+	/* A first init builds the repository aside and renames it to `path`
+	 * when complete (a killed process leaves nothing at `path`). With
+	 * `staged`, init stops before the rename: *out is open on the
+	 * temporary place, wg_repo_publish() moves it (a clone fetches into
+	 * it first), and freeing the repository unpublished removes it. */
+	bool staged;
 };
-#define WG_REPO_INIT_OPTIONS_INIT { 1, false, NULL, NULL, NULL }
+#define WG_REPO_INIT_OPTIONS_INIT { 1, false, NULL, NULL, NULL, false }
 
 /* Create a repository at `path` (the working tree, or the git directory
  * itself when bare). Re-initialising an existing repository keeps what is
  * there, as `git init` does, but refuses to change its object format. */
 int wg_repo_init(struct wg_repo **out, const char *path, const struct wg_repo_init_options *opts);
+
+/* Rename a repository made by a staged init to its path, and reopen it
+ * there (*repo is replaced; NULL if the reopening fails). Nothing to do
+ * for any other repository. */
+int wg_repo_publish(struct wg_repo **repo);
+/* A staged init's repository, not published yet. */
+bool wg_repo_unpublished(const struct wg_repo *repo);
 
 /* Open the repository whose git directory or working tree is `path`
  * exactly. */

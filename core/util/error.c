@@ -6,13 +6,12 @@
 
 #include "util/url.h"
 
-#define WG_ERROR_MSG_MAX 1024
 
 /* Per-thread, so concurrent callers never see each other's messages. This is
  * diagnostic state only, never repository state. */
 static _Thread_local struct {
 	int code;
-	char msg[WG_ERROR_MSG_MAX];
+	char msg[WG_ERROR_MESSAGE_MAX];
 } last_error;
 
 int wg_error_set(int code, const char *fmt, ...)
@@ -27,7 +26,7 @@ int wg_error_set(int code, const char *fmt, ...)
 
 int wg_error_prefix(const char *fmt, ...)
 {
-	char old[WG_ERROR_MSG_MAX];
+	char old[WG_ERROR_MESSAGE_MAX];
 	size_t n;
 	va_list ap;
 	memcpy(old, last_error.msg, sizeof(old));
@@ -84,4 +83,16 @@ const char *wg_error_name(int code)
 	case WG_ELIMIT: return "ELIMIT";
 	default: return "EUNKNOWN";
 	}
+}
+
+void wg_error_save(struct wg_error_saved *out)
+{
+	out->code = last_error.code;
+	memcpy(out->message, last_error.msg, sizeof(out->message));
+}
+
+void wg_error_restore(const struct wg_error_saved *saved)
+{
+	last_error.code = saved->code;
+	memcpy(last_error.msg, saved->message, sizeof(last_error.msg));
 }

@@ -51,6 +51,23 @@ const char *wg_error_message(void);
 /* The last code set on this thread (WG_OK if none). */
 int wg_error_code(void);
 void wg_error_clear(void);
+/* The current error, kept while cleanup that may fail (and set its own)
+ * runs, so the caller still reports the first failure:
+ *
+ *	struct wg_error_saved saved;
+ *	wg_error_save(&saved);
+ *	undo_what_was_done();
+ *	wg_error_restore(&saved);
+ *
+ * A copy, not an allocation: saving cannot fail. */
+#define WG_ERROR_MESSAGE_MAX 1024
+struct wg_error_saved {
+	int code;
+	char message[WG_ERROR_MESSAGE_MAX];
+};
+void wg_error_save(struct wg_error_saved *out);
+void wg_error_restore(const struct wg_error_saved *saved);
+
 /* A stable symbolic name for a code, e.g. "ECORRUPT". */
 const char *wg_error_name(int code);
 

@@ -107,23 +107,22 @@ static int restore(const struct wg_fs_journal_entry *e)
 
 void wg_fs_journal_undo(struct wg_fs_journal *j)
 {
-	int code = wg_error_code();
-	char *msg = wg_strdup(wg_error_message());
+	struct wg_error_saved first;
 	const char *lost = NULL;
 	int lost_errno = 0;
 
+	wg_error_save(&first);
 	for (size_t i = j->nr; i-- > 0;) {
 		if (restore(&j->v[i]) && !lost) {
 			lost = j->v[i].path;
 			lost_errno = errno;
 		}
 	}
+	wg_error_restore(&first);
 	if (lost)
-		wg_error_set(code ? code : WG_EIO, "%s; and '%s' could not be put back: %s",
-			     msg ? msg : "", lost, strerror(lost_errno));
-	else if (msg)
-		wg_error_set(code, "%s", msg);
-	wg_free(msg);
+		wg_error_set(first.code ? first.code : WG_EIO,
+			     "%s; and '%s' could not be put back: %s", first.message, lost,
+			     strerror(lost_errno));
 }
 
 void wg_fs_journal_release(struct wg_fs_journal *j)

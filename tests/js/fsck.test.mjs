@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadWebgit, makeTmp, startServerAt, gitIn, ROOT, GIT } from './lib.mjs';
+import { loadWebgit, makeTmp, startServerAt, gitIn, ROOT, GIT, leftAt } from './lib.mjs';
 
 let wg;
 let tmp;
@@ -67,7 +67,7 @@ for (const fmt of ['sha1', 'sha256']) {
         assert.ok(error, `${name}: refused`);
         assert.equal(error.code, 'EFSCK', `${name}: ${error.message}`);
         assert.match(error.message, new RegExp(`: ${id}: `), name);
-        assert.equal(fs.existsSync(dir), false, `${name}: nothing left`);
+        assert.deepEqual(leftAt(dir), [], `${name}: nothing left`);
       } else {
         assert.equal(error, null, `${name}: accepted (${error && error.message})`);
         const head = await wg.resolveRef({ dir, ref: 'refs/heads/main' });

@@ -26,6 +26,16 @@ export function loadWebgit() {
 }
 
 /** A fresh temporary directory for one test file. */
+/** What a clone or init left at `dir`: the directory itself, and any
+ * staging directory beside it ("<dir>.webgit-tmp-XXXXXX", where a new
+ * repository is built before it is renamed into place). */
+export function leftAt(dir) {
+  const base = `${path.basename(dir)}.webgit-tmp-`;
+  const parent = path.dirname(dir);
+  const staged = fs.existsSync(parent) ? fs.readdirSync(parent).filter((n) => n.startsWith(base)) : [];
+  return [...(fs.existsSync(dir) ? [path.basename(dir)] : []), ...staged];
+}
+
 export function makeTmp(label) {
   return fs.mkdtempSync(path.join(os.tmpdir(), `webgit-${label}-`));
 }
