@@ -288,21 +288,6 @@ static int loose_exists(struct wg_odb_backend *backend, const struct wg_oid *oid
 	return r;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = wg_fs_write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Deflate header and content into fd, in bounded chunks. */
 static int deflate_to_fd(int fd, int level, const void *hdr, size_t hdrlen,
 			 const void *data, size_t len, const char *tmp)
@@ -332,7 +317,7 @@ static int deflate_to_fd(int fd, int level, const void *hdr, size_t hdrlen,
 					err = wg_error_set(WG_ERROR, "zlib deflate failed");
 					break;
 				}
-				if (write_all(fd, chunk, sizeof(chunk) - zs.avail_out)) {
+				if (wg_fs_write_all(fd, chunk, sizeof(chunk) - zs.avail_out)) {
 					err = wg_error_set(WG_EIO, "cannot write '%s': %s", tmp,
 							   strerror(errno));
 					break;

@@ -127,18 +127,9 @@ static int fail(struct wg_indexer *ix, int err)
 
 static int write_all(struct wg_indexer *ix, const unsigned char *p, size_t len, uint64_t at)
 {
-	while (len) {
-		ssize_t n = wg_fs_pwrite(ix->fd, p, len, (int64_t)at);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return wg_error_set(WG_EIO, "cannot write '%s': %s", ix->tmp_pack,
-					    strerror(errno));
-		}
-		p += n;
-		len -= (size_t)n;
-		at += (uint64_t)n;
-	}
+	if (wg_fs_pwrite_all(ix->fd, p, len, (int64_t)at))
+		return wg_error_set(WG_EIO, "cannot write '%s': %s", ix->tmp_pack,
+				    strerror(errno));
 	return 0;
 }
 
@@ -1164,17 +1155,8 @@ static int write_temp(char **tmp_out, const char *path, const struct wg_buf *dat
 		wg_free(tmp);
 		return err;
 	}
-	while (len && !err) {
-		ssize_t n = wg_fs_write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			err = wg_error_set(WG_EIO, "cannot write '%s': %s", tmp, strerror(errno));
-		else {
-			p += n;
-			len -= (size_t)n;
-		}
-	}
+	if (wg_fs_write_all(fd, p, len))
+		err = wg_error_set(WG_EIO, "cannot write '%s': %s", tmp, strerror(errno));
 	if (wg_fs_close(fd) && !err)
 		err = wg_error_set(WG_EIO, "cannot close '%s': %s", tmp, strerror(errno));
 	if (err) {

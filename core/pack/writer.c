@@ -887,16 +887,8 @@ void wg_pack_fd_sink_free(struct wg_pack_fd_sink *sink)
 
 static int write_all(int fd, const unsigned char *p, size_t len)
 {
-	while (len) {
-		ssize_t n = wg_fs_write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return wg_error_set(WG_EIO, "cannot write the pack: %s", strerror(errno));
-		}
-		p += n;
-		len -= (size_t)n;
-	}
+	if (wg_fs_write_all(fd, p, len))
+		return wg_error_set(WG_EIO, "cannot write the pack: %s", strerror(errno));
 	return 0;
 }
 

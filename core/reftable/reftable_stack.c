@@ -347,17 +347,9 @@ struct tmp_table {
 
 static int tmp_flush(struct tmp_table *tt)
 {
-	size_t off = 0;
-
-	while (off < tt->len) {
-		ssize_t n = wg_fs_write(tt->fd, tt->buf + off, tt->len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return wg_error_set(WG_EIO, "cannot write %s: %s", wg_buf_cstr(&tt->path),
-					    strerror(errno));
-		off += (size_t)n;
-	}
+	if (wg_fs_write_all(tt->fd, tt->buf, tt->len))
+		return wg_error_set(WG_EIO, "cannot write %s: %s", wg_buf_cstr(&tt->path),
+				    strerror(errno));
 	tt->len = 0;
 	return 0;
 }

@@ -53,13 +53,14 @@ void *wg_fs_map(int fd, size_t len) { return current->map(fd, len); }
 void wg_fs_unmap(void *addr, size_t len) { current->unmap(addr, len); }
 char *wg_fs_realpath(const char *path) { return current->realpath(path); }
 
-int wg_fs_write_all(int fd, const void *data, size_t len)
+/* Both write_all helpers: at offset, or at the file's position when
+ * offset is negative. */
+static int write_loop(int fd, const unsigned char *p, size_t len, int64_t offset)
 {
-	const unsigned char *p = data;
 	while (len) {
 		/* Bound each call: some systems reject writes above INT_MAX. */
 		size_t chunk = len > (1u << 30) ? (1u << 30) : len;
-		ssize_t n = wg_fs_write(fd, p, chunk);
+		ssize_t n = offset < 0 ? wg_fs_write(fd, p, chunk) : wg_fs_pwrite(fd, p, chunk, offset);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -71,8 +72,20 @@ int wg_fs_write_all(int fd, const void *data, size_t len)
 		}
 		p += n;
 		len -= (size_t)n;
+		if (offset >= 0)
+			offset += n;
 	}
 	return 0;
+}
+
+int wg_fs_write_all(int fd, const void *data, size_t len)
+{
+	return write_loop(fd, data, len, -1);
+}
+
+int wg_fs_pwrite_all(int fd, const void *data, size_t len, int64_t offset)
+{
+	return offset < 0 ? (errno = EINVAL, -1) : write_loop(fd, data, len, offset);
 }
 
 int wg_fs_pread_all(int fd, void *buf, size_t len, int64_t offset)

@@ -115,6 +115,8 @@ char *wg_fs_realpath(const char *path);
 /* Write all of data to fd, retrying short writes and EINTR; -1 with errno
  * set on failure (the file then holds a prefix of data). */
 int wg_fs_write_all(int fd, const void *data, size_t len);
+/* Write all of data at offset, the same way. */
+int wg_fs_pwrite_all(int fd, const void *data, size_t len, int64_t offset);
 /* Read exactly len bytes at offset; -1 with errno set on failure, or with
  * errno 0 at end of file. */
 int wg_fs_pread_all(int fd, void *buf, size_t len, int64_t offset);
