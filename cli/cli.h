@@ -30,6 +30,12 @@ int cli_usage(const char *usage);
  * Returns 0 or prints the error and returns 128. */
 int cli_open_repo(struct wg_repo **out);
 
+/* The index file (<gitdir>/index, or GIT_INDEX_FILE), and reading it (a
+ * missing file is an empty index). cli/index_file.c */
+struct wg_index;
+int cli_index_path(struct wg_buf *out, struct wg_repo *repo);
+int cli_read_index(struct wg_index **out, struct wg_repo *repo);
+
 /* Match "--name=value" or "--name value": returns the value, advancing *i,
  * or NULL if argv[*i] is not this option. */
 const char *cli_option_value(int argc, char **argv, int *i, const char *name);
@@ -43,6 +49,8 @@ int cmd_init(int argc, char **argv);
 int cmd_hash_object(int argc, char **argv);
 int cmd_cat_file(int argc, char **argv);
 int cmd_ls_tree(int argc, char **argv);
+int cmd_ls_files(int argc, char **argv);
+int cmd_update_index(int argc, char **argv);
 int cmd_mktree(int argc, char **argv);
 int cmd_commit_tree(int argc, char **argv);
 int cmd_rev_parse(int argc, char **argv);

@@ -20,6 +20,9 @@ static const struct cli_command commands[] = {
 	  "(--batch | --batch-check)[=<format>] [--batch-all-objects] [--buffer]" },
 	{ "ls-tree", cmd_ls_tree, "webgit ls-tree [-d] [-r] [-t] [-l] [-z] [--name-only] "
 	  "[--object-only] <tree-ish> [<path>...]" },
+	{ "ls-files", cmd_ls_files, "webgit ls-files [-s | --stage] [-u | --unmerged] [--debug] "
+	  "[--resolve-undo] [-z]" },
+	{ "update-index", cmd_update_index, "webgit update-index --index-version <n>" },
 	{ "mktree", cmd_mktree, "webgit mktree [-z] [--missing]" },
 	{ "commit-tree", cmd_commit_tree, "webgit commit-tree <tree> [(-p <parent>)...] "
 	  "[(-m <message>)...] [(-F <file>)...]" },

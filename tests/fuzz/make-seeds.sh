@@ -137,6 +137,15 @@ for r in s1 s2; do
 	"$GIT" -C "$d" index-pack --index-version=1 -o "$WORK/v1.idx" "$WORK/full.pack" >/dev/null 2>&1 &&
 		seed idx $opt "$WORK/v1.idx"
 	seed config "" "$d/.git/config"
+	# the index in each version, without its trailer (the target adds it)
+	for v in 2 3 4; do
+		"$GIT" -C "$d" update-index --index-version $v
+		if [ $v = 3 ]; then "$GIT" -C "$d" update-index --skip-worktree a; fi
+		size=$(wc -c <"$d/.git/index")
+		head -c $((size - $([ $r = s2 ] && echo 32 || echo 20))) "$d/.git/index" >"$WORK/index"
+		seed index $opt "$WORK/index"
+		if [ $v = 3 ]; then "$GIT" -C "$d" update-index --no-skip-worktree a; fi
+	done
 	"$GIT" -C "$d" pack-refs --all
 	seed packed_refs $opt "$d/.git/packed-refs"
 	# loose refs: HEAD, main, topic, v1, packed-refs, logs/HEAD

@@ -1,0 +1,29 @@
+/* The index file a command works on: <gitdir>/index, or git's
+ * GIT_INDEX_FILE when set. */
+#include <stdlib.h>
+
+#include "cli.h"
+#include "index/index.h"
+#include "repo/repo.h"
+#include "util/fs.h"
+
+int cli_index_path(struct wg_buf *out, struct wg_repo *repo)
+{
+	const char *env = getenv("GIT_INDEX_FILE");
+
+	wg_buf_reset(out);
+	if (env && *env)
+		return wg_buf_adds(out, env);
+	return wg_fs_join(out, wg_repo_gitdir(repo), "index");
+}
+
+int cli_read_index(struct wg_index **out, struct wg_repo *repo)
+{
+	struct wg_buf path = WG_BUF_INIT;
+	int err = cli_index_path(&path, repo);
+
+	if (!err)
+		err = wg_index_read(out, wg_repo_algo(repo), wg_buf_cstr(&path));
+	wg_buf_release(&path);
+	return err;
+}
