@@ -51,6 +51,8 @@ int cmd_cat_file(int argc, char **argv);
 int cmd_ls_tree(int argc, char **argv);
 int cmd_ls_files(int argc, char **argv);
 int cmd_update_index(int argc, char **argv);
+int cmd_read_tree(int argc, char **argv);
+int cmd_write_tree(int argc, char **argv);
 int cmd_mktree(int argc, char **argv);
 int cmd_commit_tree(int argc, char **argv);
 int cmd_rev_parse(int argc, char **argv);

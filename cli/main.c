@@ -23,6 +23,8 @@ static const struct cli_command commands[] = {
 	{ "ls-files", cmd_ls_files, "webgit ls-files [-s | --stage] [-u | --unmerged] [--debug] "
 	  "[--resolve-undo] [-z]" },
 	{ "update-index", cmd_update_index, "webgit update-index --index-version <n>" },
+	{ "read-tree", cmd_read_tree, "webgit read-tree <tree-ish>" },
+	{ "write-tree", cmd_write_tree, "webgit write-tree" },
 	{ "mktree", cmd_mktree, "webgit mktree [-z] [--missing]" },
 	{ "commit-tree", cmd_commit_tree, "webgit commit-tree <tree> [(-p <parent>)...] "
 	  "[(-m <message>)...] [(-F <file>)...]" },

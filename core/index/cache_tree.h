@@ -7,6 +7,7 @@
 #ifndef WG_INDEX_CACHE_TREE_H
 #define WG_INDEX_CACHE_TREE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "hash/hash.h"
@@ -20,6 +21,7 @@ struct wg_cache_tree {
 	struct wg_oid oid;
 	struct wg_cache_tree **sub;  /* in the order git keeps them (by name length, then bytes) */
 	size_t nsub;
+	bool used;                   /* scratch: write-tree marks the subtrees it keeps */
 };
 
 /* Parse the extension's data. WG_ECORRUPT if it is malformed. */

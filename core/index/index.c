@@ -265,15 +265,14 @@ static int read_entries(struct wg_index *ix, const unsigned char **pp, const uns
 					   "disable' or 'git update-index --no-sparse'");
 			break;
 		}
-		/* git's check_ce_order: sorted, one stage 0 or stages 1-3 */
+		/* git's check_ce_order: sorted by path, then stage */
 		if (ix->nr) {
 			const struct wg_index_entry *q = ix->entries[ix->nr - 1];
 			int c = wg_index_entry_cmp(q->path, q->path_len, 0, e->path, e->path_len, 0);
+			/* (a stage 0 beside stages 1-3 of one path is not refused:
+			 * git's update-index --index-info writes that) */
 			if (c > 0)
 				err = wg_error_set(WG_ECORRUPT, "unordered stage entries in index");
-			else if (!c && !q->stage)
-				err = wg_error_set(WG_ECORRUPT, "multiple stage entries for merged file "
-						   "'%s'", q->path);
 			else if (!c && q->stage >= e->stage)
 				err = wg_error_set(WG_ECORRUPT, "unordered stage entries for '%s'",
 						   q->path);

@@ -13,6 +13,11 @@
 #     --index-version N` writes the very bytes `git update-index
 #     --index-version N` writes from the same index; git fsck, git status
 #     and git ls-files accept webgit's index.
+#   - read-tree of a commit, and write-tree after changes (a changed file,
+#     a removed directory, a new intent-to-add entry, an executable bit):
+#     the same index bytes (entries and cache tree) and the same tree ids
+#     as git's, from the same starting index; an unmerged index and a tree
+#     with a ".git" entry are refused and the index is left alone.
 #   - What webgit refuses, with git's words or a clear one: a bad checksum,
 #     a truncated file, a bad signature or version, entries out of order,
 #     a split index, a sparse index; and a missing index is an empty one.
@@ -102,6 +107,68 @@ for fmt in sha1 sha256; do
 	check "$fmt: git kept resolve-undo" sh -c "'$GIT' ls-files --resolve-undo | grep -q ' 1	f'"
 	compare "$fmt: resolve-undo and a conflict"
 	cd ../.. || exit 1
+done
+
+# --- read-tree and write-tree ---------------------------------------------------
+# same_as_git DESC CMD...: run CMD with git and with webgit from the same
+# index; same stdout, same index bytes after.
+same_as_git() {
+	local desc=$1
+	shift
+	rm -f "$T/start"
+	[ -f .git/index ] && cp .git/index "$T/start"
+	"$GIT" "$@" >"$T/g.out" 2>&1
+	cp .git/index "$T/g.index"
+	if [ -f "$T/start" ]; then cp "$T/start" .git/index; else rm -f .git/index; fi
+	check "$desc: webgit $*" sh -c '"$@" >"$0"' "$T/w.out" "$W" "$@"
+	check "$desc: the same output as git's" cmp "$T/g.out" "$T/w.out"
+	check "$desc: the same index bytes as git's" cmp "$T/g.index" .git/index
+}
+for fmt in sha1 sha256; do
+	rm -rf "rw-$fmt" && "$GIT" init -q --object-format=$fmt "rw-$fmt" && cd "rw-$fmt" || exit 1
+	mkdir -p d/e d/f x && echo 1 >a && echo 2 >d/e/g && echo 3 >d/f/h && echo 4 >x/y &&
+		echo 5 >d.c && chmod +x x/y && ln -s a l
+	"$GIT" add . && "$GIT" commit -q -m one
+	echo 6 >d/f/h && "$GIT" commit -q -am two
+	# a gitlink and a path past the 12-bit length field (index only)
+	"$GIT" update-index --add --cacheinfo "160000,$("$GIT" rev-parse HEAD),sub"
+	long=deep/$(printf 'a%.0s' $(seq 1 200))
+	for i in $(seq 1 21); do long=$long/$(printf 'b%.0s' $(seq 1 200)); done
+	"$GIT" update-index --add --cacheinfo "100644,$("$GIT" rev-parse HEAD:a),$long"
+	"$GIT" commit -q -m three
+	same_as_git "$fmt: read-tree" read-tree HEAD~2
+	same_as_git "$fmt: read-tree back" read-tree HEAD
+	rm .git/index
+	same_as_git "$fmt: read-tree into no index" read-tree HEAD
+	echo changed >d/e/g && "$GIT" update-index d/e/g && "$GIT" update-index --chmod=-x x/y
+	same_as_git "$fmt: write-tree" write-tree
+	same_as_git "$fmt: write-tree again (all from the cache tree)" write-tree
+	"$GIT" rm -q --cached -r d/f && echo n >new && "$GIT" add -N new
+	same_as_git "$fmt: write-tree without a directory, with intent-to-add" write-tree
+	check "$fmt: git fsck accepts the trees webgit wrote" "$GIT" fsck --strict --no-dangling
+	"$GIT" read-tree HEAD
+	# conflict stages, made directly (first beside the stage 0 entry, which
+	# git's --index-info leaves there, then alone)
+	for how in beside alone; do
+		[ $how = alone ] && "$GIT" update-index --force-remove a
+		printf '100644 %s 1\ta\n100644 %s 2\ta\n' "$("$GIT" rev-parse HEAD:a)" \
+			"$("$GIT" rev-parse HEAD:d.c)" | "$GIT" update-index --index-info
+		same_as_git "$fmt: conflict stages $how stage 0: ls-files" ls-files -s
+		cp .git/index "$T/unmerged"
+		check_fail "$fmt: write-tree refuses an unmerged index ($how)" "$W" write-tree
+		said "a: unmerged ("
+		check "  and leaves the index alone" cmp .git/index "$T/unmerged"
+	done
+	"$GIT" read-tree HEAD
+	blob=$("$GIT" rev-parse HEAD:a)
+	evil=$( { printf '100644 .git\0'; printf '%s' "$blob" | xxd -r -p; } |
+		"$GIT" hash-object -w -t tree --literally --stdin)
+	evil2=$(printf '040000 tree %s\tsub\n' "$evil" | "$GIT" mktree)
+	cp .git/index "$T/before-evil"
+	check_fail "$fmt: read-tree refuses a tree with a .git entry" "$W" read-tree "$evil2"
+	said "invalid path 'sub/.git'"
+	check "  and leaves the index alone" cmp .git/index "$T/before-evil"
+	cd .. || exit 1
 done
 
 # --- what webgit refuses ----------------------------------------------------
