@@ -338,7 +338,7 @@ int wg_index_parse(struct wg_index **out, const struct wg_hash_algo *algo,
 	unsigned char sum[WG_MAX_RAWSZ];
 	static const unsigned char zero[WG_MAX_RAWSZ];
 	struct wg_hash_ctx ctx;
-	struct wg_index *ix;
+	struct wg_index *ix = NULL;
 	uint32_t sig, version, nr;
 	int err;
 
