@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -120,6 +121,26 @@ static bool tracked(const struct wg_index *ix, const char *m)
 	return false;
 }
 
+/* git refuses a path below a symbolic link (PATHSPEC_SYMLINK_LEADING_PATH):
+ * is one of the leading directories of `full` a link? */
+static bool beyond_symlink(const char *full)
+{
+	struct wg_buf dir = WG_BUF_INIT;
+	bool link = false;
+	for (const char *s = full; !link && (s = strchr(s, '/')); s++) {
+		struct stat st;
+		wg_buf_reset(&dir);
+		if (s == full || wg_buf_add(&dir, full, (size_t)(s - full)) ||
+		    lstat(wg_buf_cstr(&dir), &st))
+			break;
+		link = S_ISLNK(st.st_mode);
+		if (!S_ISDIR(st.st_mode))
+			break;
+	}
+	wg_buf_release(&dir);
+	return link;
+}
+
 static int add_quoted(struct wg_buf *b, const char *s)
 {
 	return wg_quote_c_style(b, s, strlen(s));
@@ -171,6 +192,8 @@ static int check_path(struct check *c, const char *path)
 		return cli_fatal("%s: '%s' is outside repository at '%s'", path, path, c->workdir);
 	if (rc < 0)
 		return cli_fatal("out of memory");
+	if (beyond_symlink(wg_buf_cstr(&c->full)))
+		return cli_fatal("pathspec '%s' is beyond a symbolic link", path);
 	if (!c->ix || !tracked(c->ix, wg_buf_cstr(&c->full))) {
 		if (wg_ignore_match(&pat, c->ig, wg_buf_cstr(&c->full), WG_IGNORE_TYPE_UNKNOWN))
 			return cli_fatal_core();

@@ -421,7 +421,8 @@ static int walk_to(const struct wg_ignore_pattern **excluded, struct wg_ignore *
 	*excluded = NULL;
 	while (ig->nframes) {
 		const struct frame *top = &ig->frames[ig->nframes - 1];
-		if (top->baselen <= dirlen && !memcmp(ig->base.data, p, top->baselen))
+		if (top->baselen <= dirlen &&
+		    (!top->baselen || !memcmp(ig->base.data, p, top->baselen)))
 			break;
 		pop_frame(ig);
 	}
