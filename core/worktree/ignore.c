@@ -10,6 +10,21 @@
 
 /* --- one pattern file ---------------------------------------------------- */
 
+/* The array v (nr of *alloc used) with room for one more, or NULL when
+ * out of memory (v is then unchanged). */
+static void *grow(void *v, size_t *alloc, size_t nr, size_t size)
+{
+	size_t n = *alloc ? *alloc * 2 : 8, bytes;
+	if (nr < *alloc)
+		return v;
+	if (wg_size_mul(&bytes, n, size) || !(v = wg_realloc(v, bytes))) {
+		wg_error_set(WG_ENOMEM, "out of memory");
+		return NULL;
+	}
+	*alloc = n;
+	return v;
+}
+
 /* wildmatch's special characters: where a literal prefix ends. */
 static bool is_glob_special(char c)
 {
@@ -69,15 +84,10 @@ static int add_pattern(struct wg_ignore_list *list, char *line, uint32_t lineno)
 		flags |= WG_IGNORE_ENDSWITH;
 	line[len] = '\0';
 
-	if (list->nr == list->alloc) {
-		size_t alloc = list->alloc ? list->alloc * 2 : 16;
-		void *p = wg_realloc(list->patterns, alloc * sizeof(*list->patterns));
-		if (!p)
-			return wg_error_set(WG_ENOMEM, "out of memory");
-		list->patterns = p;
-		list->alloc = alloc;
-	}
-	pat = &list->patterns[list->nr++];
+	if (!(pat = grow(list->patterns, &list->alloc, list->nr, sizeof(*pat))))
+		return WG_ENOMEM;
+	list->patterns = pat;
+	pat += list->nr++;
 	pat->list = list;
 	pat->pattern = line;
 	pat->len = (uint32_t)len;
@@ -341,17 +351,12 @@ static int parse_file(struct wg_ignore_list **out, struct wg_ignore *ig, const c
 
 int wg_ignore_add_file(struct wg_ignore *ig, const char *src, const void *data, size_t len)
 {
-	struct wg_ignore_list *list = NULL;
+	struct wg_ignore_list *list = NULL, **globals;
 	int err;
 
-	if (ig->nglobals == ig->globals_alloc) {
-		size_t alloc = ig->globals_alloc ? ig->globals_alloc * 2 : 4;
-		void *p = wg_realloc(ig->globals, alloc * sizeof(*ig->globals));
-		if (!p)
-			return wg_error_set(WG_ENOMEM, "out of memory");
-		ig->globals = p;
-		ig->globals_alloc = alloc;
-	}
+	if (!(globals = grow(ig->globals, &ig->globals_alloc, ig->nglobals, sizeof(*globals))))
+		return WG_ENOMEM;
+	ig->globals = globals;
 	if ((err = parse_file(&list, ig, src, "", data, len)) || !list)
 		return err;
 	ig->globals[ig->nglobals++] = list;
@@ -373,14 +378,10 @@ static const struct wg_ignore_pattern *match_all(struct wg_ignore *ig, struct qu
 
 static int push_frame(struct wg_ignore *ig, size_t baselen)
 {
-	if (ig->nframes == ig->frames_alloc) {
-		size_t alloc = ig->frames_alloc ? ig->frames_alloc * 2 : 8;
-		void *p = wg_realloc(ig->frames, alloc * sizeof(*ig->frames));
-		if (!p)
-			return wg_error_set(WG_ENOMEM, "out of memory");
-		ig->frames = p;
-		ig->frames_alloc = alloc;
-	}
+	struct frame *frames = grow(ig->frames, &ig->frames_alloc, ig->nframes, sizeof(*frames));
+	if (!frames)
+		return WG_ENOMEM;
+	ig->frames = frames;
 	ig->frames[ig->nframes++] = (struct frame){ baselen, NULL, NULL };
 	return 0;
 }
@@ -437,10 +438,14 @@ static int walk_to(const struct wg_ignore_pattern **excluded, struct wg_ignore *
 		}
 	}
 	while ((cur = ig->frames[ig->nframes - 1].baselen) < dirlen) {
-		/* the next directory ends at the next '/' (a component is
-		 * never empty: the search starts one byte in, as git's) */
-		const char *slash = memchr(p + cur + 1, '/', dirlen - cur - 1);
-		size_t next = slash ? (size_t)(slash - p) + 1 : dirlen;
+		/* the next directory ends at the next '/'. git searches from
+		 * one byte in, which is the same for a normalized path; for
+		 * an empty component ("/x", "a//b", which git dies on) this
+		 * keeps the directories a function of the path alone, so a
+		 * frame kept from an earlier path is the one a fresh walk
+		 * would make (the fuzz target checks it) */
+		const char *slash = memchr(p + cur, '/', dirlen - cur);
+		size_t next = (size_t)(slash - p) + 1;
 		struct query q = { p, next - 1, p + cur, WG_IGNORE_TYPE_DIR, &ig->source, ig->icase };
 		const struct wg_ignore_pattern *pat;
 
