@@ -312,6 +312,11 @@ text config '[core]\n\tbare = false\n[remote "origin"]\n\turl = x\n\tfetch = +a:
 	'[a.b]\nc = "q\\"uote" ; comment\n[x]\ny\nz = 1k\n' '[s "sub\\"sec"]\n\tk = v \\\n continued\n'
 text pktline '0000' '0001' '0002' '0004' '000ahello\n0000' '0008ERR x'
 text sideband '\x010006\x01a0000' '\x00000c\x02progress\n0000'
+# ignore: option byte, then .gitignore, a/.gitignore, a/b/.gitignore,
+# info/exclude and the paths, split at \x01
+text ignore '\x00*.o\n!keep.o\nbuild/\n/top\n\x01!*.o\nx/**/y\n\x01\\#h\n\\!b\nsp\\ \n\x01info\n\x01a/b/x.o\nkeep.o\nbuild/f\ntop\na/top\na/x/q/y\na/b/#h' \
+	'\x01# c\r\nA*\r\n\r\n[a-c]?/\x01\xef\xbb\xbfbom\n\x00nul\x01\x01**/z\n\x01a\nAB/c\na/b/bom\nb/z/' \
+	'\x02/\n!\n//\n*\n!*/\n\x01\x01\x01\x01a/\n/x\n\na//b\na/b/'
 
 touch "$OUT/.done"
 echo "seeds: $(find "$OUT" -type f -name 'seed-*' | wc -l) files in $OUT"
