@@ -22,6 +22,8 @@ static const struct cli_command commands[] = {
 	  "[--object-only] <tree-ish> [<path>...]" },
 	{ "ls-files", cmd_ls_files, "webgit ls-files [-s | --stage] [-u | --unmerged] [--debug] "
 	  "[--resolve-undo] [-z]" },
+	{ "check-attr", cmd_check_attr, "webgit check-attr [--cached] [-a | --all | <attr>...] "
+	  "[--] <pathname>... | --stdin [-z] [-a | --all | <attr>...]" },
 	{ "update-index", cmd_update_index, "webgit update-index --index-version <n>" },
 	{ "read-tree", cmd_read_tree, "webgit read-tree <tree-ish>" },
 	{ "write-tree", cmd_write_tree, "webgit write-tree" },
