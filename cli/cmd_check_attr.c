@@ -329,6 +329,13 @@ int cmd_check_attr(int argc, char **argv)
 	r.prefix = wg_buf_cstr(&prefix);
 	r.src.workdir = wg_repo_workdir(r.repo);
 	r.src.info_file = wg_buf_cstr(&info);
+	{
+		/* git names it from the top of the working tree: ".git/info/attributes" */
+		const char *top = r.src.workdir, *gd = wg_repo_gitdir(r.repo);
+		size_t n = top ? strlen(top) : 0;
+		if (top && !strncmp(gd, top, n) && gd[n] == '/')
+			r.src.info_name = wg_buf_cstr(&info) + n + 1;
+	}
 	r.src.global_file = global.len ? wg_buf_cstr(&global) : NULL;
 	r.src.index = ix;
 	r.src.odb = wg_repo_odb(r.repo);

@@ -130,7 +130,8 @@ int wg_attr_source_read(void *payload, enum wg_attr_file_kind kind, const char *
 		return src->global_file ? read_file(src, src->global_file, src->global_file, false, out)
 					: WG_ENOTFOUND;
 	if (kind == WG_ATTR_FILE_INFO)
-		return src->info_file ? read_file(src, src->info_file, src->info_file, false, out)
+		return src->info_file ? read_file(src, src->info_file,
+						  src->info_name ? src->info_name : src->info_file, false, out)
 				      : WG_ENOTFOUND;
 	if ((*dir && (wg_buf_adds(&rel, dir) || wg_buf_addch(&rel, '/'))) ||
 	    wg_buf_adds(&rel, ".gitattributes") ||

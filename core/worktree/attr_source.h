@@ -22,6 +22,7 @@ enum wg_attr_direction { WG_ATTR_CHECKIN, WG_ATTR_CHECKOUT, WG_ATTR_INDEX };
 struct wg_attr_source {
 	const char *workdir;     /* NULL for a bare repository */
 	const char *info_file;   /* $GIT_DIR/info/attributes, or NULL */
+	const char *info_name;   /* its name in messages (NULL: info_file) */
 	const char *global_file; /* wg_attr_global_path's answer, or NULL */
 	const struct wg_index *index; /* NULL: no index */
 	struct wg_odb *odb;

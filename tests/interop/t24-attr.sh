@@ -83,7 +83,7 @@ check "make repo" git init -q repo
 cd repo || exit 1
 make_tree .
 mkdir -p .git/info "$HOME/.config/git"
-gen_lines 15 >.git/info/attributes
+{ gen_lines 15; printf '* bad%%name\n[attr]m3 -text\n'; } >.git/info/attributes
 printf '[attr]mac2 -text a=glob\n*.c b=global\n*.txt mac2\n* g=1\n' >"$HOME/.config/git/attributes"
 all_paths | quote_paths >../paths
 check "path list ($(wc -l <../paths) paths)" test "$(wc -l <../paths)" -ge 150
