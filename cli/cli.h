@@ -51,6 +51,7 @@ int cmd_cat_file(int argc, char **argv);
 int cmd_ls_tree(int argc, char **argv);
 int cmd_ls_files(int argc, char **argv);
 int cmd_check_ignore(int argc, char **argv);
+int cmd_check_attr(int argc, char **argv);
 int cmd_update_index(int argc, char **argv);
 int cmd_read_tree(int argc, char **argv);
 int cmd_write_tree(int argc, char **argv);

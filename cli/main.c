@@ -24,6 +24,8 @@ static const struct cli_command commands[] = {
 	  "[--resolve-undo] [-z]" },
 	{ "check-ignore", cmd_check_ignore, "webgit check-ignore [-q] [-v] [-n | --non-matching] "
 	  "[--no-index] [--stdin [-z]] [--] [<pathname>...]" },
+	{ "check-attr", cmd_check_attr, "webgit check-attr [--cached] [-a | --all | <attr>...] "
+	  "[--] <pathname>... | --stdin [-z] [-a | --all | <attr>...]" },
 	{ "update-index", cmd_update_index, "webgit update-index --index-version <n>" },
 	{ "read-tree", cmd_read_tree, "webgit read-tree <tree-ish>" },
 	{ "write-tree", cmd_write_tree, "webgit write-tree" },

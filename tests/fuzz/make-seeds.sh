@@ -297,6 +297,9 @@ text refname '\x00refs/heads/main' '\x00refs/heads/feature/x-1' '\x01HEAD' \
 	'\x00refs/heads/x.lock' '\x03refs/remotes/origin/*'
 text refspec '+refs/heads/*:refs/remotes/origin/*\nrefs/heads/main' 'main:refs/heads/other' \
 	'refs/tags/*:refs/tags/*\nrefs/tags/v1' '^refs/heads/x' ':refs/heads/gone' 'HEAD'
+text attr '\x00* text\n*.c eol=crlf -diff\n[attr]m a=1 -b\n*.h m\n"q x" !text\xffsub/** x\n[attr]no y\xff*.c text=auto\xff!neg a\n\xef\xbb\xbf* g\xffx.c\nd/y.h\nd/e/q x\nd/e/\n' \
+	'\x01*.bin binary\r\n/top -text\ndir/ a\n**/deep b\xff\xff\xff\xff\xfftop\nd/x.bin\ndir/\nd/e/deep' \
+	'\x02*.TXT text eol=lf\xff\xff\xff\xff\xffA.txt\nd/B.TXT\r\none\r\ntwo\nthree\rfour\x00'
 text date '1700000000 +0100' '@1700000000' '2023-11-14 22:13:20 +0000' \
 	'Tue, 14 Nov 2023 22:13:20 +0100' '2023-11-14T22:13:20Z' 'now' '1.day.ago' '12345 -0530'
 text ident 'A U Thor <author@example.com> 1700000000 +0100' 'C <c@x> 0 -0530' \
