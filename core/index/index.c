@@ -164,7 +164,7 @@ static int corrupt(const char *what)
 }
 
 static int read_entries(struct wg_index *ix, const unsigned char **pp, const unsigned char *end,
-			uint32_t nr)
+			uint32_t nr, bool *empty_path)
 {
 	const size_t rawsz = ix->algo->rawsz;
 	const unsigned char *p = *pp;
@@ -238,10 +238,11 @@ static int read_entries(struct wg_index *ix, const unsigned char **pp, const uns
 			p = start + size;
 		}
 		len = prev.len;
-		if (!len) {
-			err = corrupt("an entry has an empty path");
-			break;
-		}
+		/* A split index's replaced entries have empty names: the
+		 * "link" extension after the entries is what gets refused,
+		 * so an empty name is reported only if none comes. */
+		if (!len)
+			*empty_path = true;
 		wg_oid_from_raw(&oid, ix->algo, start + STAT_BYTES);
 		if (!(e = wg_index_entry_new((const char *)prev.data, len,
 					     wg_get_be32(start + 24), &oid, (flags16 >> 12) & 3))) {
@@ -266,7 +267,7 @@ static int read_entries(struct wg_index *ix, const unsigned char **pp, const uns
 			break;
 		}
 		/* git's check_ce_order: sorted by path, then stage */
-		if (ix->nr) {
+		if (ix->nr && len && ix->entries[ix->nr - 1]->path_len) {
 			const struct wg_index_entry *q = ix->entries[ix->nr - 1];
 			int c = wg_index_entry_cmp(q->path, q->path_len, 0, e->path, e->path_len, 0);
 			/* (a stage 0 beside stages 1-3 of one path is not refused:
@@ -340,6 +341,7 @@ int wg_index_parse(struct wg_index **out, const struct wg_hash_algo *algo,
 	struct wg_hash_ctx ctx;
 	struct wg_index *ix = NULL;
 	uint32_t sig, version, nr;
+	bool empty_path = false;
 	int err;
 
 	if (len < 12 + rawsz)
@@ -373,7 +375,7 @@ int wg_index_parse(struct wg_index **out, const struct wg_hash_algo *algo,
 	}
 	ix->alloc = nr;
 	p = data + 12;
-	if ((err = read_entries(ix, &p, end, nr)))
+	if ((err = read_entries(ix, &p, end, nr, &empty_path)))
 		goto fail;
 	/* extensions, until fewer than a header's bytes remain (git ignores
 	 * those) */
@@ -386,6 +388,10 @@ int wg_index_parse(struct wg_index **out, const struct wg_hash_algo *algo,
 		if ((err = read_extension(ix, p, p + 8, ext_len)))
 			goto fail;
 		p += 8 + (size_t)ext_len;
+	}
+	if (empty_path) {
+		err = corrupt("an entry has an empty path");
+		goto fail;
 	}
 	*out = ix;
 	return 0;

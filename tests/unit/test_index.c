@@ -251,6 +251,25 @@ static void test_refusals(void)
 	CHECK_OK(wg_index_parse(&back, sha1(), out.data, out.len));
 	check_same(ix, back);
 	wg_index_free(back);
+	/* an empty name is corrupt, unless a split index's "link" follows
+	 * (its replaced entries have empty names): then that is refused */
+	{
+		struct wg_index *e2;
+		struct wg_buf b = WG_BUF_INIT;
+		CHECK_OK(wg_index_new(&e2, sha1()));
+		CHECK_OK(wg_index_add(e2, entry("", 0, 1)));
+		CHECK_OK(wg_index_serialize(&b, e2));
+		CHECK_ERR(wg_index_parse(&back, sha1(), b.data, b.len), WG_ECORRUPT);
+		CHECK(strstr(wg_error_message(), "empty path") != NULL);
+		wg_buf_setlen(&b, b.len - 20);
+		CHECK_OK(wg_buf_add(&b, "link\0\0\0\0", 8));
+		CHECK_OK(wg_buf_add(&b, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 20));
+		rehash(&b);
+		CHECK_ERR(wg_index_parse(&back, sha1(), b.data, b.len), WG_EUNSUPPORTED);
+		CHECK(strstr(wg_error_message(), "--no-split-index") != NULL);
+		wg_buf_release(&b);
+		wg_index_free(e2);
+	}
 	/* a header that claims more entries than the file could hold */
 	out.data[8] = 0x7f;
 	rehash(&out);
