@@ -96,14 +96,12 @@ int wg_index_add(struct wg_index *ix, struct wg_index_entry *e)
 	}
 	if (ix->nr == ix->alloc) {
 		size_t n = ix->alloc ? ix->alloc * 2 : 64;
-		void *v = wg_calloc(n, sizeof(*ix->entries));
+		void *v = n <= SIZE_MAX / sizeof(*ix->entries)
+				  ? wg_realloc(ix->entries, n * sizeof(*ix->entries)) : NULL;
 		if (!v) {
 			wg_free(e);
 			return wg_error_set(WG_ENOMEM, "out of memory");
 		}
-		if (ix->nr)
-			memcpy(v, ix->entries, ix->nr * sizeof(*ix->entries));
-		wg_free(ix->entries);
 		ix->entries = v;
 		ix->alloc = n;
 	}
