@@ -11,7 +11,7 @@
 #      shared with scripts/demo.sh): the native CLI in build/release and
 #      (unless --no-wasm) the WebAssembly JS package in build/demo-wasm,
 #      warnings as errors; each is one stage, counted passed or failed
-#   5. the interop tests: tests/interop/run.sh with build/asan/webgit against
+#   5. the interop tests: tests/interop/run.sh (-j N scripts at a time) with build/asan/webgit against
 #      the reference git in .cache/git-ref
 #   6. a fuzz smoke run: the libFuzzer targets (build/fuzz, clang) replay
 #      their regression inputs and seeds, then fuzz for a few seconds each
@@ -204,7 +204,7 @@ if [ "$interop" = 1 ]; then
 	# A fixed sandbox directory (emptied by each run, kept when something
 	# fails) outside the repository, so failed runs do not pile up in /tmp.
 	work="${TMPDIR:-/tmp}/wg-interop-$(id -u)-$(printf '%s' "$ROOT" | md5sum | cut -c1-8)"
-	tests/interop/run.sh --git "$ROOT/.cache/git-ref/bin/git" \
+	tests/interop/run.sh -j "$jobs" --git "$ROOT/.cache/git-ref/bin/git" \
 		--webgit "$webgit" --work "$work" >"$log" 2>&1 || status=$?
 	line=$(tail -n 1 "$log")
 	if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then

@@ -2,9 +2,12 @@
 # Run the interop tests: every tests/interop/t*.sh (or the scripts given),
 # each with bash in its own fresh sandbox, and count their assertions.
 #
-#   tests/interop/run.sh [-v] [--git PATH] [--webgit PATH] [SCRIPT...]
+#   tests/interop/run.sh [-v] [-j N] [--git PATH] [--webgit PATH] [SCRIPT...]
 #
 #   -v              print every script's full log, not only its failures
+#   -j N            run N scripts at a time (default: $WG_INTEROP_JOBS, else
+#                   the number of cores); each has its own sandbox, HOME and
+#                   servers on ports of their own, so they cannot meet
 #   --git PATH      reference git  (default: $GIT, else .cache/git-ref/bin/git)
 #   --webgit PATH   webgit binary  (default: $WEBGIT, else build/asan/webgit)
 #   --work DIR      put the sandboxes in DIR (emptied first) instead of a new
@@ -12,7 +15,8 @@
 #
 # The environment each script gets, and the helpers it uses, are described
 # at the top of tests/interop/lib.sh. Every script runs under a time limit of
-# $WG_INTEROP_TIMEOUT seconds (default 600). Prints one line per script,
+# $WG_INTEROP_TIMEOUT seconds (default 600). Prints one line per script as it
+# finishes (the slowest scripts start first so that the jobs end together),
 # with the seconds it took (keep each well inside that limit) and the CPU
 # seconds its processes used (when much less, the machine was busy), and
 # finally "N passed, N failed" (plus ", N skipped" when some were); exits
@@ -24,16 +28,19 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 GIT=${GIT:-$ROOT/.cache/git-ref/bin/git}
 WEBGIT=${WEBGIT:-$ROOT/build/asan/webgit}
 verbose=0
+jobs=${WG_INTEROP_JOBS:-$(nproc 2>/dev/null || echo 1)}
 work=
 scripts=()
 
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-v) verbose=1 ;;
+	-j) jobs=$2; shift ;;
+	-j*) jobs=${1#-j} ;;
 	--git) GIT=$2; shift ;;
 	--webgit) WEBGIT=$2; shift ;;
 	--work) work=$2; shift ;;
-	-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) scripts+=("$(cd "$(dirname "$1")" && pwd)/$(basename "$1")") ;;
 	esac
@@ -75,7 +82,9 @@ cpu_seconds() {
 	}' "$1"
 }
 
-# run_one SCRIPT: run one test script in a new sandbox under $base.
+# run_one SCRIPT: run one test script in a new sandbox under $base; leaves
+# "passed failed skipped" in its sandbox's "counts" and prints its report
+# (one line, then any failures) in one piece.
 run_one() {
 	local script=$1 name sandbox status=0 result p=0 f=0 s=0 all="" start secs cpu
 	name=$(basename "$script" .sh)
@@ -119,29 +128,58 @@ run_one() {
 		f=$((f + 1))
 		echo "not ok - $name did not finish ($why)" >>"$sandbox/log"
 	fi
-	total_pass=$((total_pass + p)); total_fail=$((total_fail + f)); total_skip=$((total_skip + s))
+	echo "$p $f $s" >"$sandbox/counts"
 
-	if [ "$f" -gt 0 ]; then
-		failed_scripts+=("$name")
-		printf 'FAIL %s: %d passed, %d failed (%d s, CPU %d s)\n' "$name" "$p" "$f" "$secs" "$cpu"
-	elif [ -n "$all" ]; then
-		printf 'SKIP %s: %s (%d s)\n' "$name" "$(sed -n 's/^1\.\.0 # SKIP //p' "$sandbox/log" | sed -n 1p)" "$secs"
-	else
-		printf 'ok   %s: %d passed%s (%d s, CPU %d s)\n' "$name" "$p" "$([ "$s" -gt 0 ] && echo ", $s skipped")" "$secs" "$cpu"
-	fi
-	if [ "$verbose" = 1 ]; then
-		sed 's/^/    /' "$sandbox/log"
-	elif [ "$f" -gt 0 ]; then
-		# Each "not ok" line with its "#" diagnostics; other output (the
-		# script's own) only when it did not finish.
-		awk '/^not ok/ { show = 1; print; next }
-		     /^ok / { show = 0; next }
-		     show || !/^#/ { print }' "$sandbox/log" | sed -n '1,200s/^/    /p'
-	fi
+	{
+		if [ "$f" -gt 0 ]; then
+			printf 'FAIL %s: %d passed, %d failed (%d s, CPU %d s)\n' "$name" "$p" "$f" "$secs" "$cpu"
+		elif [ -n "$all" ]; then
+			printf 'SKIP %s: %s (%d s)\n' "$name" "$(sed -n 's/^1\.\.0 # SKIP //p' "$sandbox/log" | sed -n 1p)" "$secs"
+		else
+			printf 'ok   %s: %d passed%s (%d s, CPU %d s)\n' "$name" "$p" "$([ "$s" -gt 0 ] && echo ", $s skipped")" "$secs" "$cpu"
+		fi
+		if [ "$verbose" = 1 ]; then
+			sed 's/^/    /' "$sandbox/log"
+		elif [ "$f" -gt 0 ]; then
+			# Each "not ok" line with its "#" diagnostics; other output (the
+			# script's own) only when it did not finish.
+			awk '/^not ok/ { show = 1; print; next }
+			     /^ok / { show = 0; next }
+			     show || !/^#/ { print }' "$sandbox/log" | sed -n '1,200s/^/    /p'
+		fi
+	} >"$sandbox/report"
+	# Reports of scripts finishing together must not interleave.
+	flock "$base/.print" cat "$sandbox/report"
 }
 
+# The slowest scripts first (seconds measured on a 2-core machine), so that
+# the last ones to start are short and the jobs finish close together.
+SLOW="t20-crash-safety t14-hostile-server t3-bad-input t9-refs-files t18-fsck-transfer t2-objects-write"
+ordered=()
+for n in $SLOW; do
+	for t in "${scripts[@]}"; do [ "$(basename "$t" .sh)" = "$n" ] && ordered+=("$t"); done
+done
 for t in "${scripts[@]}"; do
-	run_one "$t"
+	case " $SLOW " in *" $(basename "$t" .sh) "*) ;; *) ordered+=("$t") ;; esac
+done
+
+running=0
+for t in "${ordered[@]}"; do
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n || true
+		running=$((running - 1))
+	fi
+	run_one "$t" &
+	running=$((running + 1))
+done
+wait || true
+
+for t in "${ordered[@]}"; do
+	name=$(basename "$t" .sh)
+	p=0 f=1 s=0
+	[ -f "$base/$name/counts" ] && read -r p f s <"$base/$name/counts"
+	total_pass=$((total_pass + p)); total_fail=$((total_fail + f)); total_skip=$((total_skip + s))
+	if [ "$f" -gt 0 ]; then failed_scripts+=("$name"); fi
 done
 
 summary="$total_pass passed, $total_fail failed"
