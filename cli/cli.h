@@ -36,6 +36,15 @@ struct wg_index;
 int cli_index_path(struct wg_buf *out, struct wg_repo *repo);
 int cli_read_index(struct wg_index **out, struct wg_repo *repo);
 
+/* Move the index and the working tree from old_tree (NULL: none, a first
+ * checkout) to new_tree; force overwrites local changes; show_changes
+ * lists the local changes carried over (git checkout's "M\tpath" lines).
+ * Returns 0, 1 when refused (git's messages printed) or 128.
+ * cli/worktree_update.c */
+struct wg_oid;
+int cli_checkout_tree(struct wg_repo *repo, const struct wg_oid *old_tree,
+		      const struct wg_oid *new_tree, bool force, bool show_changes);
+
 /* Match "--name=value" or "--name value": returns the value, advancing *i,
  * or NULL if argv[*i] is not this option. */
 const char *cli_option_value(int argc, char **argv, int *i, const char *name);
@@ -54,6 +63,8 @@ int cmd_check_ignore(int argc, char **argv);
 int cmd_check_attr(int argc, char **argv);
 int cmd_update_index(int argc, char **argv);
 int cmd_read_tree(int argc, char **argv);
+int cmd_checkout(int argc, char **argv);
+int cmd_switch(int argc, char **argv);
 int cmd_write_tree(int argc, char **argv);
 int cmd_mktree(int argc, char **argv);
 int cmd_commit_tree(int argc, char **argv);

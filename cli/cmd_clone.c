@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "repo/revparse.h"
 #include "remote/clone.h"
 #include "remote_driver.h"
 #include "util/alloc.h"
@@ -39,6 +40,38 @@ static char *default_dir(const char *url, bool bare)
 	return d;
 }
 
+/* git clone's checkout of HEAD into the new working tree. As in git, a
+ * checkout that fails leaves the clone (it succeeded) and says how to
+ * finish. */
+static int checkout_head(const char *dir)
+{
+	struct wg_repo *repo = NULL;
+	struct wg_oid commit, tree;
+	int rc;
+
+	if (wg_repo_open(&repo, dir))
+		return cli_fatal_core();
+	cli_install_lazy_fetch(repo);
+	if (wg_refdb_resolve(&commit, NULL, wg_repo_refdb(repo), "HEAD", 0)) {
+		/* HEAD names a branch the remote does not have: git warns */
+		wg_error_clear();
+		fprintf(stderr, "warning: remote HEAD refers to nonexistent ref, unable to "
+			"checkout\n");
+		wg_repo_free(repo);
+		return 0;
+	}
+	if (wg_object_peel(&tree, repo, &commit, WG_OBJ_TREE))
+		rc = cli_fatal_core();
+	else
+		rc = cli_checkout_tree(repo, NULL, &tree, false, false);
+	if (rc)
+		fprintf(stderr, "warning: Clone succeeded, but checkout failed.\n"
+			"You can inspect what was checked out with 'git status'\n"
+			"and retry with 'git restore --source=HEAD :/'\n\n");
+	wg_repo_free(repo);
+	return rc ? 128 : 0;
+}
+
 int cmd_clone(int argc, char **argv)
 {
 	struct wg_clone_options o = WG_CLONE_OPTIONS_INIT;
@@ -46,7 +79,7 @@ int cmd_clone(int argc, char **argv)
 	struct wg_remote_op *op = NULL;
 	const char *url = NULL, *dir = NULL, *v;
 	char *made = NULL, *shown = NULL;
-	bool no_single_branch = false;
+	bool no_single_branch = false, checkout = true;
 	const char *exclude[64], *config[64];
 	size_t nexclude = 0, nconfig = 0;
 	int i, err;
@@ -61,7 +94,7 @@ int cmd_clone(int argc, char **argv)
 		else if (!strcmp(argv[i], "--no-single-branch"))
 			no_single_branch = true, o.single_branch = false;
 		else if (!strcmp(argv[i], "--no-checkout") || !strcmp(argv[i], "-n"))
-			;
+			checkout = false;
 		else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
 			progress.quiet = true;
 		else if (!strcmp(argv[i], "--progress"))
@@ -131,8 +164,10 @@ int cmd_clone(int argc, char **argv)
 		wg_free(shown);
 		return cli_remote_interrupted() ? 128 + cli_remote_interrupted() : 128;
 	}
+	if (checkout && !o.bare && !o.mirror && !wg_clone_was_empty(op))
+		err = checkout_head(dir);
 	wg_remote_op_free(op);
 	free(made);
 	wg_free(shown);
-	return 0;
+	return err;
 }

@@ -28,6 +28,10 @@ static const struct cli_command commands[] = {
 	  "[--] <pathname>... | --stdin [-z] [-a | --all | <attr>...]" },
 	{ "update-index", cmd_update_index, "webgit update-index --index-version <n>" },
 	{ "read-tree", cmd_read_tree, "webgit read-tree <tree-ish>" },
+	{ "checkout", cmd_checkout, "webgit checkout [-q] [-f] [--detach] [-b | -B <new-branch>] "
+	  "[<branch> | <commit>]" },
+	{ "switch", cmd_switch, "webgit switch [-q] [-f | --discard-changes] [-d | --detach] "
+	  "[-c | -C <new-branch>] [<branch> | <commit>]" },
 	{ "write-tree", cmd_write_tree, "webgit write-tree" },
 	{ "mktree", cmd_mktree, "webgit mktree [-z] [--missing]" },
 	{ "commit-tree", cmd_commit_tree, "webgit commit-tree <tree> [(-p <parent>)...] "

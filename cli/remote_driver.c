@@ -159,3 +159,18 @@ void cli_install_lazy_fetch(struct wg_repo *repo)
 	if (wg_repo_promisor_remote(repo))
 		wg_odb_set_missing_handler(wg_repo_odb(repo), lazy_fetch, repo);
 }
+
+int cli_prefetch(struct wg_repo *repo, const struct wg_oid *oids, size_t n)
+{
+	struct wg_remote_op *op = NULL;
+	int err;
+
+	if (!n || !wg_repo_promisor_remote(repo))
+		return 0;
+	if (!(err = wg_promisor_fetch_new(&op, repo, oids, n)))
+		err = cli_remote_run(op, wg_promisor_fetch_url(op));
+	wg_remote_op_free(op);
+	if (err)
+		return wg_error_prefix("could not fetch %zu objects from the promisor remote", n);
+	return 0;
+}

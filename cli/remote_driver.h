@@ -25,5 +25,9 @@ bool cli_progress_default(void);
 /* In a partial clone, make object reads that miss fetch the object from
  * the promisor remote (one request) and try again. */
 void cli_install_lazy_fetch(struct wg_repo *repo);
+/* Fetch the objects a partial clone lacks in one request (a checkout's
+ * blobs), rather than one request each when they are read. 0 when the
+ * repository is not a partial clone. */
+int cli_prefetch(struct wg_repo *repo, const struct wg_oid *oids, size_t n);
 
 #endif

@@ -83,6 +83,39 @@ long wg_index_find(const struct wg_index *ix, const char *path, size_t len, unsi
 	return -(long)lo - 1;
 }
 
+int wg_index_check_df(const struct wg_index *ix)
+{
+	/* Sorted by bytes, "a/..." follows "a" with only names between them
+	 * that continue "a" by a byte below '/' ("a-b", "a.c"): find where
+	 * "a/" would go and look there. */
+	for (size_t i = 0; i < ix->nr; i++) {
+		const struct wg_index_entry *e = ix->entries[i], *f;
+		size_t lo = i + 1, hi = ix->nr;
+		if (i + 1 < ix->nr && ix->entries[i + 1]->path_len == e->path_len &&
+		    !memcmp(ix->entries[i + 1]->path, e->path, e->path_len))
+			continue;  /* another stage of the same path */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			const struct wg_index_entry *m = ix->entries[mid];
+			size_t n = m->path_len < e->path_len ? m->path_len : e->path_len;
+			/* is m below "<e>/"? */
+			int c = memcmp(m->path, e->path, n);
+			bool below = c ? c < 0
+				       : m->path_len <= e->path_len ||
+					 (unsigned char)m->path[e->path_len] < '/';
+			if (below)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < ix->nr && (f = ix->entries[lo])->path_len > e->path_len &&
+		    !memcmp(f->path, e->path, e->path_len) && f->path[e->path_len] == '/')
+			return wg_error_set(WG_EINVALID, "'%s' is both a file and a directory "
+					    "('%s')", e->path, f->path);
+	}
+	return 0;
+}
+
 int wg_index_add(struct wg_index *ix, struct wg_index_entry *e)
 {
 	long pos = wg_index_find(ix, e->path, e->path_len, e->stage);

@@ -97,6 +97,10 @@ long wg_index_find(const struct wg_index *ix, const char *path, size_t len, unsi
 int wg_index_add(struct wg_index *ix, struct wg_index_entry *e);
 /* Remove the entry at pos (invalidating the cache tree along it). */
 void wg_index_remove_at(struct wg_index *ix, size_t pos);
+/* A path that is both a file and a directory ("a" and "a/b"), which no
+ * working tree can hold: WG_EINVALID naming it, else 0. Stages do not
+ * matter (a conflict's stages share one path). */
+int wg_index_check_df(const struct wg_index *ix);
 /* Is the entry racily clean: changed in the same second (or nanosecond)
  * the index was written, so stat data cannot tell? */
 bool wg_index_entry_is_racy(const struct wg_index *ix, const struct wg_index_entry *e);

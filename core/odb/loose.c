@@ -10,6 +10,7 @@
 
 #include <zlib.h>
 
+#include "odb/object_stream.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -435,6 +436,64 @@ static int loose_foreach(struct wg_odb_backend *backend, const unsigned char *pr
 	return 0;
 }
 
+struct loose_fill {
+	int fd;
+};
+
+static int loose_fill(void *payload, unsigned char *buf, size_t cap, size_t *got)
+{
+	struct loose_fill *lf = payload;
+	ssize_t n;
+	*got = 0;
+	do
+		n = wg_fs_read(lf->fd, buf, cap);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return wg_error_set(WG_EIO, "cannot read a loose object: %s", strerror(errno));
+	*got = (size_t)n;
+	return 0;
+}
+
+static void loose_fill_free(void *payload)
+{
+	struct loose_fill *lf = payload;
+	wg_fs_close(lf->fd);
+	wg_free(lf);
+}
+
+/* A loose object's file, inflated as it is read and hashed on the way:
+ * the last read fails if the bytes are not the object's. */
+static int loose_open_stream(struct wg_odb_backend *backend, const struct wg_oid *oid,
+			     struct wg_object_stream **out)
+{
+	struct loose_backend *lb = (struct loose_backend *)backend;
+	struct wg_zstream_source src = { loose_fill, loose_fill_free, NULL };
+	struct wg_buf path = WG_BUF_INIT;
+	struct loose_fill *lf;
+	int err;
+	if ((err = object_path(&path, lb, oid)))
+		return err;
+	if (!(lf = wg_calloc(1, sizeof(*lf)))) {
+		wg_buf_release(&path);
+		return wg_error_set(WG_ENOMEM, "out of memory opening an object stream");
+	}
+	if ((lf->fd = wg_fs_open((const char *)path.data, O_RDONLY, 0)) < 0) {
+		err = errno == ENOENT ? wg_error_set(WG_ENOTFOUND, "object %s not found", wg_oid_hex(oid))
+				      : wg_error_set(WG_EIO, "cannot open '%s': %s",
+						     (const char *)path.data, strerror(errno));
+		wg_free(lf);
+		wg_buf_release(&path);
+		return err;
+	}
+	src.payload = lf;
+	err = wg_object_stream_inflate(out, &src, 1, WG_OBJ_BAD, 0, oid, lb->algo, backend->limits,
+				       "loose object");
+	if (err && err != WG_ENOMEM && err != WG_ELIMIT)
+		corrupt(lb, oid, (const char *)path.data);
+	wg_buf_release(&path);
+	return err;
+}
+
 static void loose_free(struct wg_odb_backend *backend)
 {
 	struct loose_backend *lb = (struct loose_backend *)backend;
@@ -463,6 +522,7 @@ int wg_odb_loose_new(struct wg_odb_backend **out, const char *objects_dir,
 	lb->base.write = loose_write;
 	lb->base.foreach = loose_foreach;
 	lb->base.free = loose_free;
+	lb->base.open_stream = loose_open_stream;
 	*out = &lb->base;
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "odb/object_stream.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/hex.h"
@@ -145,6 +146,51 @@ int wg_odb_read(struct wg_odb *odb, const struct wg_oid *oid,
 
 static int read_header_once(struct wg_odb *odb, const struct wg_oid *oid,
 			    enum wg_object_type *type_out, size_t *size_out);
+
+static int open_stream_once(struct wg_odb *odb, const struct wg_oid *oid,
+			    struct wg_object_stream **out)
+{
+	size_t i;
+	int err;
+	for (i = 0; i < odb->nslots; i++) {
+		struct wg_odb_backend *b = odb->slots[i].backend;
+		err = WG_EUNSUPPORTED;
+		if (b->open_stream)
+			err = b->open_stream(b, oid, out);
+		if (err == WG_EUNSUPPORTED && b->read) {
+			/* Only whole: read it so, and stream the buffer. */
+			struct wg_buf buf = WG_BUF_INIT;
+			enum wg_object_type type;
+			wg_error_clear();
+			if (!(err = b->read(b, oid, &type, &buf))) {
+				size_t len;
+				unsigned char *data = wg_buf_detach(&buf, &len);
+				return wg_object_stream_from_buffer(out, type, data, len);
+			}
+			wg_buf_release(&buf);
+		}
+		if (err != WG_ENOTFOUND && err != WG_EUNSUPPORTED)
+			return err;
+	}
+	return WG_ENOTFOUND;
+}
+
+int wg_odb_open_stream(struct wg_object_stream **out, struct wg_odb *odb,
+		       const struct wg_oid *oid)
+{
+	bool retry;
+	int err;
+	*out = NULL;
+	if ((err = check_algo(odb, oid)))
+		return err;
+	err = open_stream_once(odb, oid, out);
+	if (err != WG_ENOTFOUND)
+		return err;
+	if ((err = on_missing(odb, oid, &retry)) || !retry)
+		return err ? err : not_found(odb, oid);
+	err = open_stream_once(odb, oid, out);
+	return err == WG_ENOTFOUND ? not_found(odb, oid) : err;
+}
 
 int wg_odb_read_header(struct wg_odb *odb, const struct wg_oid *oid,
 		       enum wg_object_type *type_out, size_t *size_out)

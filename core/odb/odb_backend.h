@@ -15,7 +15,11 @@
  *   from cb stops the walk and is returned. With a prefix (raw bytes of the
  *   first prefix_hexlen hex digits) it MAY skip objects that do not start
  *   with it (a loose backend reads one fan-out directory, a pack one fanout
- *   range); callers still check every id they are given. */
+ *   range); callers still check every id they are given.
+ * - open_stream (version 2) MAY be NULL, and MAY return WG_EUNSUPPORTED
+ *   for an object it can only read whole (a pack delta): the odb then
+ *   reads it whole with read. It returns WG_ENOTFOUND as read does, and
+ *   its stream MUST check what read checks (odb/object_stream.h). */
 #ifndef WG_ODB_ODB_BACKEND_H
 #define WG_ODB_ODB_BACKEND_H
 
@@ -26,7 +30,9 @@
 #include "util/buf.h"
 #include "util/limits.h"
 
-#define WG_ODB_BACKEND_VERSION 1
+#define WG_ODB_BACKEND_VERSION 2
+
+struct wg_object_stream;
 
 typedef int (*wg_odb_foreach_cb)(const struct wg_oid *oid, void *payload);
 
@@ -43,6 +49,8 @@ struct wg_odb_backend {
 	int (*foreach)(struct wg_odb_backend *backend, const unsigned char *prefix,
 		       size_t prefix_hexlen, wg_odb_foreach_cb cb, void *payload);
 	void (*free)(struct wg_odb_backend *backend);
+	int (*open_stream)(struct wg_odb_backend *backend, const struct wg_oid *oid,
+			   struct wg_object_stream **out);
 	/* Set by wg_odb_add_backend to the odb's limits (util/limits.h);
 	 * NULL (a backend used alone) means the process-wide defaults. A
 	 * read MUST refuse with WG_ELIMIT an object larger than

@@ -473,6 +473,24 @@ int wg_pack_read(struct wg_pack *p, const struct wg_oid *oid, enum wg_object_typ
 	return wg_pack_read_at(p, wg_pack_idx_offset_at(p->idx, pos), type_out, out);
 }
 
+int wg_pack_entry_of(struct wg_pack *p, const struct wg_oid *oid,
+		     enum wg_object_type *type_out, uint64_t *size_out,
+		     uint64_t *data_offset_out, uint64_t *data_end_out)
+{
+	struct entry e;
+	uint32_t pos;
+	int err;
+	if (wg_pack_idx_find(p->idx, oid, &pos))
+		return WG_ENOTFOUND;
+	if ((err = read_entry(p, wg_pack_idx_offset_at(p->idx, pos), &e)))
+		return err;
+	*type_out = e.type;
+	*size_out = e.size;
+	*data_offset_out = e.data_offset;
+	*data_end_out = p->end;
+	return 0;
+}
+
 int wg_pack_read_header(struct wg_pack *p, const struct wg_oid *oid,
 			enum wg_object_type *type_out, size_t *size_out)
 {

@@ -53,6 +53,13 @@ void wg_pack_set_limits(struct wg_pack *pack, const struct wg_limits *limits);
 /* Read an object: WG_ENOTFOUND if this pack does not hold it. */
 int wg_pack_read(struct wg_pack *pack, const struct wg_oid *oid,
 		 enum wg_object_type *type_out, struct wg_buf *out);
+/* The entry that holds oid as it is stored: its type (a delta type for
+ * a delta), the size its header declares, where its zlib stream starts and
+ * where the pack's object data ends (a stream reader must stop there).
+ * WG_ENOTFOUND if this pack does not hold it. */
+int wg_pack_entry_of(struct wg_pack *pack, const struct wg_oid *oid,
+		     enum wg_object_type *type_out, uint64_t *size_out,
+		     uint64_t *data_offset_out, uint64_t *data_end_out);
 /* Type and size, inflating at most a delta's first bytes (never a whole
  * object). */
 int wg_pack_read_header(struct wg_pack *pack, const struct wg_oid *oid,

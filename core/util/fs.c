@@ -52,6 +52,11 @@ int wg_fs_closedir(void *dir) { return current->closedir(dir); }
 void *wg_fs_map(int fd, size_t len) { return current->map(fd, len); }
 void wg_fs_unmap(void *addr, size_t len) { current->unmap(addr, len); }
 char *wg_fs_realpath(const char *path) { return current->realpath(path); }
+int wg_fs_symlink(const char *target, const char *path) { return current->symlink(target, path); }
+ssize_t wg_fs_readlink(const char *path, char *buf, size_t len)
+{
+	return current->readlink(path, buf, len);
+}
 
 /* Both write_all helpers: at offset, or at the file's position when
  * offset is negative. */

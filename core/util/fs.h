@@ -23,7 +23,7 @@
 
 #include "util/buf.h"
 
-#define WG_FS_OPS_VERSION 1
+#define WG_FS_OPS_VERSION 2
 
 /* A file-system implementation. Each function behaves as its POSIX
  * namesake: it returns -1 (NULL for the pointer ones) and sets errno on
@@ -72,6 +72,12 @@ struct wg_fs_ops {
 	void (*unmap)(void *addr, size_t len);
 	/* Canonical absolute path, malloc()ed (free with free()). */
 	char *(*realpath)(const char *path);
+	/* Version 2: symbolic links (a checkout writes them where the
+	 * repository's core.symlinks is true). A host without them fails
+	 * with EPERM or ENOSYS; readlink() returns the target's length and
+	 * does not terminate it, as POSIX. */
+	int (*symlink)(const char *target, const char *path);
+	ssize_t (*readlink)(const char *path, char *buf, size_t len);
 };
 
 /* The host's own file system. */
@@ -109,6 +115,8 @@ int wg_fs_closedir(void *dir);
 void *wg_fs_map(int fd, size_t len);
 void wg_fs_unmap(void *addr, size_t len);
 char *wg_fs_realpath(const char *path);
+int wg_fs_symlink(const char *target, const char *path);
+ssize_t wg_fs_readlink(const char *path, char *buf, size_t len);
 
 /* Helpers over the seam. */
 

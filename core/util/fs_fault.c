@@ -239,6 +239,16 @@ static char *f_realpath(const char *path)
 	return ff.inner->realpath(path);
 }
 
+static int f_symlink(const char *target, const char *path)
+{
+	return cut("symlink", path) ? -1 : ff.inner->symlink(target, path);
+}
+
+static ssize_t f_readlink(const char *path, char *buf, size_t len)
+{
+	return ff.inner->readlink(path, buf, len);
+}
+
 static const struct wg_fs_ops fault_ops = {
 	WG_FS_OPS_VERSION,
 	f_open,
@@ -266,6 +276,8 @@ static const struct wg_fs_ops fault_ops = {
 	f_map,
 	f_unmap,
 	f_realpath,
+	f_symlink,
+	f_readlink,
 };
 
 int wg_fs_fault_parse(struct wg_fs_fault *out, const char *spec)

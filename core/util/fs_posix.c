@@ -161,6 +161,16 @@ static char *host_realpath(const char *path)
 	return realpath(path, NULL);
 }
 
+static int host_symlink(const char *target, const char *path)
+{
+	return symlink(target, path);
+}
+
+static ssize_t host_readlink(const char *path, char *buf, size_t len)
+{
+	return readlink(path, buf, len);
+}
+
 const struct wg_fs_ops wg_fs_posix = {
 	WG_FS_OPS_VERSION,
 	host_open,
@@ -188,4 +198,6 @@ const struct wg_fs_ops wg_fs_posix = {
 	host_map,
 	host_unmap,
 	host_realpath,
+	host_symlink,
+	host_readlink,
 };

@@ -89,6 +89,12 @@ static int read_one(struct reader *r, const struct wg_oid *tree, struct wg_cache
 		wg_buf_setlen(&r->path, base);
 		if ((err = wg_buf_add(&r->path, e.name, e.namelen)))
 			break;
+		/* each name on its own: "a/b" as one entry is no path */
+		if (wg_path_check_component(e.name, e.namelen, e.mode)) {
+			err = wg_error_set(WG_EINVALID, "invalid path '%s'",
+					   (const char *)r->path.data);
+			break;
+		}
 		if (wg_tree_mode_type(e.mode) == WG_OBJ_TREE) {
 			struct wg_cache_tree *sub = find_sub(node, e.name, e.namelen, true, &err);
 			if (!sub || (err = wg_buf_addch(&r->path, '/')) ||
@@ -105,6 +111,11 @@ static int read_one(struct reader *r, const struct wg_oid *tree, struct wg_cache
 			if (wg_path_check((const char *)r->path.data, r->path.len, mode)) {
 				err = wg_error_set(WG_EINVALID, "invalid path '%s'",
 						   (const char *)r->path.data);
+				break;
+			}
+			if (wg_index_find(r->ix, (const char *)r->path.data, r->path.len, 0) >= 0) {
+				err = wg_error_set(WG_EINVALID, "tree %s has a duplicate entry '%s'",
+						   wg_oid_hex(tree), (const char *)r->path.data);
 				break;
 			}
 			if (!(ie = wg_index_entry_new((const char *)r->path.data, r->path.len, mode,
@@ -144,6 +155,8 @@ int wg_index_read_tree(struct wg_index *ix, struct wg_odb *odb, const struct wg_
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	}
 	err = read_one(&r, tree, root, 0);
+	if (!err)
+		err = wg_index_check_df(r.ix);
 	wg_buf_release(&r.path);
 	if (err) {
 		wg_cache_tree_free(root);

@@ -1,0 +1,185 @@
+/* Moving the working tree and the index from one tree to another, for the
+ * verbs that do it (checkout, switch, clone): the core's plan, git's
+ * refusal messages, the blobs a partial clone lacks fetched in one
+ * request, then the run and the new index. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "index/index.h"
+#include "remote_driver.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include "util/quote.h"
+#include "worktree/checkout.h"
+#include "worktree/ignore_files.h"
+#include "worktree/index_tree.h"
+#include "worktree/workdir.h"
+
+static void warn_stderr(void *payload, const char *line)
+{
+	(void)payload;
+	fprintf(stderr, "%s\n", line);
+}
+
+static void warn_ignore(void *payload, const char *line)
+{
+	(void)payload;
+	fprintf(stderr, "warning: %s\n", line);
+}
+
+static int path_cmp(const struct wg_index_entry *a, const struct wg_index_entry *b)
+{
+	size_t n = a->path_len < b->path_len ? a->path_len : b->path_len;
+	int c = memcmp(a->path, b->path, n);
+	return c ? c : (a->path_len > b->path_len) - (a->path_len < b->path_len);
+}
+
+static unsigned mode_of_stat(const struct stat *st, const struct wg_workdir *wd, unsigned was)
+{
+	if (S_ISLNK(st->st_mode))
+		return 0120000;
+	if (S_ISDIR(st->st_mode))
+		return 0160000;
+	if (!wd->symlinks && (was & 0170000) == 0120000)
+		return 0120000;
+	if (!wd->filemode)
+		return (was & 0170000) == 0100000 ? was : 0100644;
+	return st->st_mode & 0100 ? 0100755 : 0100644;
+}
+
+static void print_change(char status, const char *path, size_t len)
+{
+	struct wg_buf q = WG_BUF_INIT;
+	if (!wg_quote_c_style(&q, path, len))
+		printf("%c\t%s\n", status, wg_buf_cstr(&q));
+	wg_buf_release(&q);
+}
+
+/* git checkout's list of the local changes it carried over: the new
+ * tree against the working tree (git diff-index --name-status <tree>),
+ * on stdout. */
+static int show_local_changes(struct wg_repo *repo, const struct wg_index *ix,
+			      const struct wg_oid *tree)
+{
+	struct wg_workdir_options wo = { WG_ATTR_CHECKIN, ix, NULL, NULL };
+	struct wg_workdir *wd = NULL;
+	struct wg_index *tix = NULL;
+	size_t i = 0, j = 0;
+	int err;
+
+	if ((err = wg_index_new(&tix, ix->algo)) ||
+	    (err = wg_index_read_tree(tix, wg_repo_odb(repo), tree)) ||
+	    (err = wg_workdir_open(&wd, repo, &wo)))
+		goto out;
+	while (!err && (i < ix->nr || j < tix->nr)) {
+		const struct wg_index_entry *e = i < ix->nr ? ix->entries[i] : NULL;
+		const struct wg_index_entry *t = j < tix->nr ? tix->entries[j] : NULL;
+		int c = !e ? 1 : !t ? -1 : path_cmp(e, t);
+		struct stat st;
+		const char *full;
+		bool modified;
+		if (e && e->stage) {
+			/* a conflict: git lists it unmerged */
+			while (i < ix->nr && !path_cmp(ix->entries[i], e))
+				i++;
+			if (!c)
+				j++;
+			print_change('U', e->path, e->path_len);
+			continue;
+		}
+		if (c > 0) {  /* only in the tree */
+			print_change('D', t->path, t->path_len);
+			j++;
+			continue;
+		}
+		i++;
+		if (!c)
+			j++;
+		if (!(full = wg_workdir_path(wd, e->path))) {
+			err = wg_error_set(WG_ENOMEM, "out of memory");
+			break;
+		}
+		/* a directory where a file was reads as its removal (git's
+		 * check_removed) */
+		if (wg_fs_lstat(full, &st) || (S_ISDIR(st.st_mode) && (e->mode & 0170000) != 0160000)) {
+			if (!c)
+				print_change('D', e->path, e->path_len);
+			continue;
+		}
+		if (c < 0) {
+			print_change('A', e->path, e->path_len);
+			continue;
+		}
+		if ((err = wg_workdir_entry_modified(wd, ix, e, &st, &modified)))
+			break;
+		if (!modified && e->mode == t->mode && wg_oid_equal(&e->oid, &t->oid))
+			continue;
+		print_change(((mode_of_stat(&st, wd, e->mode) ^ t->mode) & 0170000) ? 'T' : 'M',
+			     e->path, e->path_len);
+	}
+out:
+	wg_workdir_free(wd);
+	wg_index_free(tix);
+	return err;
+}
+
+/* Move index and working tree from old_tree (NULL: none) to new_tree.
+ * Returns 0, 1 (refused: git's messages printed) or 128. */
+int cli_checkout_tree(struct wg_repo *repo, const struct wg_oid *old_tree,
+		      const struct wg_oid *new_tree, bool force, bool show_changes)
+{
+	struct wg_checkout_options opts = WG_CHECKOUT_OPTIONS_INIT;
+	struct wg_checkout *co = NULL;
+	struct wg_index *ix = NULL, *result = NULL;
+	struct wg_ignore *ig = NULL;
+	struct wg_buf path = WG_BUF_INIT;
+	const struct wg_oid *missing;
+	size_t nmissing;
+	int err, rc = 0;
+
+	if (cli_index_path(&path, repo) || cli_read_index(&ix, repo)) {
+		rc = cli_fatal("index file corrupt");
+		goto out;
+	}
+	opts.force = force;
+	opts.initial = !wg_fs_exists(wg_buf_cstr(&path));
+	opts.warn = warn_stderr;
+	if (wg_ignore_open(&ig, repo, NULL, warn_ignore, NULL)) {
+		rc = cli_fatal_core();
+		goto out;
+	}
+	opts.ignore = ig;
+	err = wg_checkout_plan(&co, repo, ix, old_tree, new_tree, &opts);
+	if (err == WG_EEXISTS && co) {
+		struct wg_buf msg = WG_BUF_INIT;
+		for (int k = 0; k < WG_CHECKOUT_REJECT_KINDS; k++) {
+			wg_buf_reset(&msg);
+			wg_checkout_reject_message(co, (enum wg_checkout_reject)k, &msg);
+			if (msg.len)
+				fprintf(stderr, "error: %s\n", wg_buf_cstr(&msg));
+		}
+		fprintf(stderr, "Aborting\n");
+		wg_buf_release(&msg);
+		rc = 1;
+		goto out;
+	}
+	if (err) {
+		rc = cli_fatal_core();
+		goto out;
+	}
+	nmissing = wg_checkout_missing(co, &missing);
+	if (cli_prefetch(repo, missing, nmissing) || wg_checkout_run(co, &result) ||
+	    wg_index_write(result, wg_buf_cstr(&path)))
+		rc = cli_fatal_core();
+	else if (show_changes && !force && show_local_changes(repo, result, new_tree))
+		rc = cli_fatal_core();
+out:
+	wg_checkout_free(co);
+	wg_ignore_free(ig);
+	wg_index_free(ix);
+	wg_index_free(result);
+	wg_buf_release(&path);
+	return rc;
+}
