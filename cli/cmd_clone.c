@@ -40,36 +40,35 @@ static char *default_dir(const char *url, bool bare)
 	return d;
 }
 
-/* git clone's checkout of HEAD into the new working tree. As in git, a
- * checkout that fails leaves the clone (it succeeded) and says how to
- * finish. */
-static int checkout_head(const char *dir)
+/* git clone's checkout of HEAD into the new working tree. Returns 0, or
+ * 128 with the error printed. */
+static int checkout_head(struct wg_repo *repo)
 {
-	struct wg_repo *repo = NULL;
 	struct wg_oid commit, tree;
-	int rc;
 
-	if (wg_repo_open(&repo, dir))
-		return cli_fatal_core();
 	cli_install_lazy_fetch(repo);
 	if (wg_refdb_resolve(&commit, NULL, wg_repo_refdb(repo), "HEAD", 0)) {
 		/* HEAD names a branch the remote does not have: git warns */
 		wg_error_clear();
 		fprintf(stderr, "warning: remote HEAD refers to nonexistent ref, unable to "
 			"checkout\n");
-		wg_repo_free(repo);
 		return 0;
 	}
 	if (wg_object_peel(&tree, repo, &commit, WG_OBJ_TREE))
-		rc = cli_fatal_core();
-	else
-		rc = cli_checkout_tree(repo, NULL, &tree, false, false);
-	if (rc)
-		fprintf(stderr, "warning: Clone succeeded, but checkout failed.\n"
-			"You can inspect what was checked out with 'git status'\n"
-			"and retry with 'git restore --source=HEAD :/'\n\n");
-	wg_repo_free(repo);
-	return rc ? 128 : 0;
+		return cli_fatal_core();
+	return cli_checkout_tree(repo, NULL, &tree, false, false) ? 128 : 0;
+}
+
+/* Check out and publish a clone made with defer_publish: the checkout
+ * happens while the clone is still staged, so that a failed one leaves
+ * nothing (the operation, freed unpublished, takes the clone back) where
+ * git would leave a clone without its files. */
+static int finish_clone(struct wg_remote_op *op, bool checkout)
+{
+	int rc;
+	if (checkout && wg_clone_worktree_staged(op) && (rc = checkout_head(wg_clone_repo(op))))
+		return rc;
+	return wg_clone_publish(op) ? cli_fatal_core() : 0;
 }
 
 int cmd_clone(int argc, char **argv)
@@ -147,6 +146,7 @@ int cmd_clone(int argc, char **argv)
 	/* a shallow clone implies --single-branch, as in git */
 	if ((o.depth || o.shallow_since || nexclude) && !no_single_branch)
 		o.single_branch = true;
+	o.defer_publish = checkout && !o.bare && !o.mirror;
 	o.progress = cli_remote_progress;
 	o.progress_payload = &progress;
 	if (!progress.quiet)
@@ -164,8 +164,7 @@ int cmd_clone(int argc, char **argv)
 		wg_free(shown);
 		return cli_remote_interrupted() ? 128 + cli_remote_interrupted() : 128;
 	}
-	if (checkout && !o.bare && !o.mirror && !wg_clone_was_empty(op))
-		err = checkout_head(dir);
+	err = finish_clone(op, checkout && !wg_clone_was_empty(op));
 	wg_remote_op_free(op);
 	free(made);
 	wg_free(shown);

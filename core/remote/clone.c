@@ -362,10 +362,12 @@ static int complete(struct clone *c)
 	    (err = write_config(c)))
 		return err;
 	/* the last step: publishing reopens the repository at its path */
-	err = wg_repo_publish(&c->repo);
-	c->rcv.repo = c->repo;
-	if (err)
-		return err;
+	if (!c->opts.defer_publish) {
+		err = wg_repo_publish(&c->repo);
+		c->rcv.repo = c->repo;
+		if (err)
+			return err;
+	}
 	c->state = CLONE_DONE;
 	return 0;
 }
@@ -522,10 +524,12 @@ static void clone_free(struct wg_remote_op *op)
 {
 	struct clone *c = CL(op);
 
+	bool unpublished = c->repo && wg_repo_unpublished(c->repo);
+
 	wg_pack_receiver_release(&c->rcv);
 	wg_link_check_release(&c->links);
-	wg_repo_free(c->repo);
-	if (c->created && c->state != CLONE_DONE) {
+	wg_repo_free(c->repo);  /* removes an unpublished clone's staging */
+	if ((c->created && c->state != CLONE_DONE) || (unpublished && c->existed)) {
 		/* as git: a directory we made goes, one that was there (empty)
 		 * is left empty */
 		wg_fs_remove_tree(c->path);
@@ -610,4 +614,28 @@ int wg_clone_protocol(struct wg_remote_op *op)
 bool wg_clone_was_empty(struct wg_remote_op *op)
 {
 	return CL(op)->empty;
+}
+
+struct wg_repo *wg_clone_repo(struct wg_remote_op *op)
+{
+	return CL(op)->repo;
+}
+
+bool wg_clone_worktree_staged(struct wg_remote_op *op)
+{
+	struct clone *c = CL(op);
+	return c->repo && wg_repo_unpublished(c->repo) && !c->opts.bare && !c->opts.mirror;
+}
+
+int wg_clone_publish(struct wg_remote_op *op)
+{
+	struct clone *c = CL(op);
+	int err;
+	if (c->state != CLONE_DONE)
+		return wg_error_set(WG_EINVALID, "the clone has not completed");
+	if (!c->repo || !wg_repo_unpublished(c->repo))
+		return 0;
+	err = wg_repo_publish(&c->repo);
+	c->rcv.repo = c->repo;
+	return err;
 }

@@ -6,9 +6,12 @@
  * The repository is created when the remote's object format is known (it
  * is the remote's); until the operation completes it is not a finished
  * clone, and freeing the operation early removes it. The target must not
- * exist or be an empty directory. A non-bare clone is made without a
- * checkout (webgit has no working-tree layer yet): HEAD, the branch and the
- * remote-tracking refs are set, as with `git clone --no-checkout`. */
+ * exist or be an empty directory. The operation itself checks nothing
+ * out: HEAD, the branch and the remote-tracking refs are set, as with
+ * `git clone --no-checkout`; a caller that checks out asks for
+ * `defer_publish` and does it in the repository before publishing it
+ * (wg_clone_repo, wg_clone_publish), so that a failed checkout leaves
+ * nothing either. */
 #ifndef WG_REMOTE_CLONE_H
 #define WG_REMOTE_CLONE_H
 
@@ -35,14 +38,27 @@ struct wg_clone_options {
 	 * fetched, so settings such as transfer.fsckObjects apply to it. */
 	const char *const *config;
 	size_t nconfig;
+	/* Leave the new repository unpublished when the operation completes
+	 * (util/staged_dir.h): the caller checks out, then publishes. */
+	bool defer_publish;
 };
 #define WG_CLONE_OPTIONS_INIT { 1, false, false, NULL, false, 0, NULL, NULL, 0, NULL, NULL, \
-				NULL, NULL, NULL, 0 }
+				NULL, NULL, NULL, 0, false }
 
 int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
 		 const struct wg_clone_options *opts);
 /* After completion: the protocol used, and whether the remote was empty. */
 int wg_clone_protocol(struct wg_remote_op *op);
 bool wg_clone_was_empty(struct wg_remote_op *op);
+/* The new repository (owned by the operation). With defer_publish it is
+ * still in its staging place: its working tree is that place's when the
+ * target did not exist, else (an existing empty directory, where only
+ * .git is staged) the directory itself, which a failed or abandoned clone
+ * empties again. */
+struct wg_repo *wg_clone_repo(struct wg_remote_op *op);
+bool wg_clone_worktree_staged(struct wg_remote_op *op);
+/* Move a deferred clone into place (nothing when it is there already).
+ * Freeing the operation without it removes the clone. */
+int wg_clone_publish(struct wg_remote_op *op);
 
 #endif

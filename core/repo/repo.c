@@ -674,8 +674,22 @@ int wg_repo_init(struct wg_repo **out, const char *path, const struct wg_repo_in
 				       branch)))
 		goto done;
 	if (opts->staged) {
-		/* open the temporary repository; wg_repo_publish moves it */
-		if (!(err = wg_repo_open(out, (const char *)gitdir.data))) {
+		/* open the temporary repository; wg_repo_publish moves it. Its
+		 * working tree is the staged directory when the whole of it is
+		 * staged, else (only .git is) the one it will have. */
+		if (!path_existed && !opts->bare)
+			err = wg_repo_open(out, stage.path);
+		else if (!(err = wg_repo_open(out, (const char *)gitdir.data)) && !opts->bare) {
+			wg_free((*out)->workdir);
+			(*out)->bare = false;
+			if (!((*out)->workdir = absolute_path(path))) {
+				wg_repo_free(*out);
+				*out = NULL;
+				err = wg_error_set(WG_EIO, "cannot resolve '%s': %s", path,
+						   strerror(errno));
+			}
+		}
+		if (!err) {
 			(*out)->stage = stage;
 			stage = (struct wg_staged_dir)WG_STAGED_DIR_INIT;
 			if (!((*out)->publish_path = wg_strdup(path))) {

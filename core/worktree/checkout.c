@@ -655,7 +655,7 @@ struct runner {
 	struct wg_checkout *co;
 	struct wg_workdir *wd;      /* checkout view: the new index's attributes */
 	struct wg_odb *odb;
-	struct wg_buf full, data;
+	struct wg_buf full, data, tmp;
 	unsigned char *chunk;
 	size_t done, total;
 };
@@ -756,28 +756,49 @@ static int make_leading_dirs(struct runner *r, const char *path, size_t len)
 	return 0;
 }
 
-/* Clear what is at the path itself: a file or link goes; so does a
- * directory, with what is in it (the plan found nothing there to lose),
- * except where a submodule's directory stays. */
+/* Clear the way for the entry: a directory where a file or link goes is
+ * removed with what is in it (the plan found nothing there to lose); a
+ * file where a submodule's directory goes is removed. A file or link
+ * where a file or link goes stays: the new one is renamed over it. */
 static int clear_path(struct runner *r, const char *full, unsigned mode)
 {
 	struct stat st;
 	if (wg_fs_lstat(full, &st))
 		return errno == ENOENT ? 0 : io_error("stat", full);
-	if (S_ISDIR(st.st_mode)) {
-		if (IS_GITLINK(mode))
-			return 0;
-		return wg_fs_remove_tree(full);
-	}
-	if (wg_fs_unlink(full))
+	if (S_ISDIR(st.st_mode))
+		return IS_GITLINK(mode) ? 0 : wg_fs_remove_tree(full);
+	if (IS_GITLINK(mode) && wg_fs_unlink(full))
 		return io_error("remove", full);
 	return 0;
+}
+
+/* Where a file is written before it is renamed into place: beside it, so
+ * that the rename is atomic and a failure or a kill never leaves a file
+ * half-written (one left by a kill is taken over by the next run). */
+static int temp_path(struct runner *r, const char *full)
+{
+	wg_buf_reset(&r->tmp);
+	return wg_buf_printf(&r->tmp, "%s.webgit-tmp-w", full);
+}
+
+static int install(struct runner *r, const char *full)
+{
+	if (!wg_fs_rename(wg_buf_cstr(&r->tmp), full))
+		return 0;
+	{
+		int err = io_error("rename into", full);
+		struct wg_error_saved saved;
+		wg_error_save(&saved);
+		wg_fs_unlink(wg_buf_cstr(&r->tmp));
+		wg_error_restore(&saved);
+		return err;
+	}
 }
 
 static int write_all(int fd, const void *data, size_t len, const char *full)
 {
 	if (wg_fs_write_all(fd, data, len))
-		return wg_error_prefix("cannot write '%s'", full);
+		return io_error("write", full);
 	return 0;
 }
 
@@ -853,28 +874,37 @@ static int write_file(struct runner *r, const struct wg_index_entry *e, const ch
 		      bool as_link_text)
 {
 	enum wg_eol_conv conv = WG_EOL_CONV_NONE;
-	int fd, err;
+	int fd, err, mode = (e->mode & 0100) ? 0777 : 0666;
+	const char *tmp;
 	/* a link written as a file holds its target as it is */
 	if (!as_link_text && (err = checkout_conv(r, e, &conv)))
 		return err;
-	if ((fd = wg_fs_open(full, O_WRONLY | O_CREAT | O_EXCL, (e->mode & 0100) ? 0777 : 0666)) < 0)
-		return io_error("create", full);
-	err = write_blob(r, fd, full, &e->oid, conv);
+	if ((err = temp_path(r, full)))
+		return err;
+	tmp = wg_buf_cstr(&r->tmp);
+	if ((fd = wg_fs_open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode)) < 0 && errno == EEXIST &&
+	    !wg_fs_unlink(tmp))
+		fd = wg_fs_open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
+	if (fd < 0)
+		return io_error("create", tmp);
+	err = write_blob(r, fd, tmp, &e->oid, conv);
 	if (wg_fs_close(fd) && !err)
-		err = io_error("close", full);
+		err = io_error("close", tmp);
 	if (err) {
 		struct wg_error_saved saved;
 		wg_error_save(&saved);
-		wg_fs_unlink(full);  /* never a half-written blob */
+		wg_fs_unlink(tmp);  /* never a half-written blob */
 		wg_error_restore(&saved);
+		return err;
 	}
-	return err;
+	return install(r, full);
 }
 
 static int write_link(struct runner *r, const struct wg_index_entry *e, const char *full)
 {
 	enum wg_object_type type;
-	int err;
+	const char *tmp;
+	int err, rc;
 	if ((err = wg_odb_read(r->odb, &e->oid, &type, &r->data)))
 		return err;
 	if (type != WG_OBJ_BLOB)
@@ -882,10 +912,15 @@ static int write_link(struct runner *r, const struct wg_index_entry *e, const ch
 	if (memchr(r->data.data, 0, r->data.len))
 		return wg_error_set(WG_EINVALID, "the symbolic link '%s' has a NUL in its target",
 				    e->path);
-	if (!wg_fs_symlink(wg_buf_cstr(&r->data), full))
-		return 0;
+	if ((err = temp_path(r, full)))
+		return err;
+	tmp = wg_buf_cstr(&r->tmp);
+	if ((rc = wg_fs_symlink(wg_buf_cstr(&r->data), tmp)) && errno == EEXIST && !wg_fs_unlink(tmp))
+		rc = wg_fs_symlink(wg_buf_cstr(&r->data), tmp);
+	if (!rc)
+		return install(r, full);
 	if (errno != EPERM && errno != ENOSYS && errno != EOPNOTSUPP)
-		return io_error("create the symbolic link", full);
+		return io_error("create the symbolic link", tmp);
 	/* no links here: a file holding the target, as core.symlinks=false */
 	return write_file(r, e, full, true);
 }
@@ -926,8 +961,8 @@ static int write_entry(struct runner *r, struct wg_index_entry *e)
 int wg_checkout_run(struct wg_checkout *co, struct wg_index **result)
 {
 	struct wg_workdir_options wo = { WG_ATTR_CHECKOUT, NULL, NULL, NULL };
-	struct runner r = { co, NULL, wg_repo_odb(co->repo), WG_BUF_INIT, WG_BUF_INIT, NULL, 0,
-			    co->nupdates + co->removals.n };
+	struct runner r = { co, NULL, wg_repo_odb(co->repo), WG_BUF_INIT, WG_BUF_INIT, WG_BUF_INIT,
+			    NULL, 0, co->nupdates + co->removals.n };
 	int err;
 
 	*result = NULL;
@@ -957,6 +992,7 @@ done:
 	wg_free(r.chunk);
 	wg_buf_release(&r.full);
 	wg_buf_release(&r.data);
+	wg_buf_release(&r.tmp);
 	wg_workdir_free(r.wd);
 	return err;
 }

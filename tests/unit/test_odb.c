@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "odb/loose.h"
+#include "odb/object_stream.h"
 #include "odb/odb.h"
 #include "util/buf.h"
 #include "util/fs.h"
@@ -201,7 +202,86 @@ static void test_huge_declared_size(void)
 	wg_odb_free(odb);
 }
 
+/* Read an object through a stream in pieces of 1, 2, ... 7 bytes: 0 and
+ * the content, or the first error (open or read). */
+static int read_stream(struct wg_odb *odb, const struct wg_oid *oid, struct wg_buf *out,
+		       enum wg_object_type *type)
+{
+	struct wg_object_stream *s = NULL;
+	unsigned char piece[7];
+	size_t step = 1, got;
+	int err;
+	wg_buf_reset(out);
+	if ((err = wg_odb_open_stream(&s, odb, oid)))
+		return err;
+	*type = s->type;
+	for (;;) {
+		if ((err = wg_object_stream_read(s, piece, step, &got)) || !got)
+			break;
+		CHECK(got <= step);
+		CHECK_OK(wg_buf_add(out, piece, got));
+		step = step % 7 + 1;
+	}
+	if (!err)
+		CHECK(out->len == s->size);
+	wg_object_stream_free(s);
+	return err;
+}
+
+/* Streams give what reads give, and every corruption a read refuses is an
+ * error of the stream too, never a clean end (a checkout writes what it
+ * reads before the end says whether the object was right). */
+static void test_stream(void)
+{
+	const struct wg_hash_algo *algo = wg_hash_algo_by_id(WG_HASH_SHA1);
+	const char *dir = wg_test_tmpdir("odb-stream");
+	struct wg_odb *odb = open_odb(algo, dir);
+	const char *id = "3b18e512dba79e4c8300dd08aeb37f8e728b8dad";  /* "hello world\n" */
+	static const struct { const char *data; size_t len; } bad[] = {
+		{ "blob 13\0hello world\n", 20 }, { "blob 11\0hello world\n", 20 },
+		{ "blub 12\0hello world\n", 20 }, { "blob 12", 7 },
+		{ "blob 1x\0hello world\n", 20 }, { "blob 12\0hello worle\n", 20 },
+	};
+	struct wg_buf out = WG_BUF_INIT, big = WG_BUF_INIT;
+	enum wg_object_type type;
+	struct wg_oid oid;
+	unsigned char z[256];
+	uLongf zlen = sizeof(z);
+
+	CHECK_OK(wg_oid_from_hex(&oid, algo, id));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		put_loose(dir, id, bad[i].data, bad[i].len, 0);
+		CHECK(read_stream(odb, &oid, &out, &type) == WG_ECORRUPT);
+	}
+	put_loose(dir, id, "not zlib", 8, 1);
+	CHECK(read_stream(odb, &oid, &out, &type) == WG_ECORRUPT);
+	CHECK(compress(z, &zlen, (const unsigned char *)"blob 12\0hello world\n", 20) == Z_OK);
+	for (size_t cut = 0; cut < zlen; cut++) {
+		put_loose(dir, id, z, cut, 1);
+		CHECK(read_stream(odb, &oid, &out, &type) == WG_ECORRUPT);
+	}
+	put_loose(dir, id, z, zlen, 1);
+	CHECK_OK(read_stream(odb, &oid, &out, &type));
+	CHECK(type == WG_OBJ_BLOB && out.len == 12 && !memcmp(out.data, "hello world\n", 12));
+	/* absent: WG_ENOTFOUND, as a read */
+	wg_oid_null(&oid, algo);
+	CHECK(read_stream(odb, &oid, &out, &type) == WG_ENOTFOUND);
+	/* larger than the stream's input buffer, and empty */
+	for (size_t i = 0; i < 5 * 65536 + 3; i++)
+		CHECK_OK(wg_buf_addch(&big, (int)((i * 2654435761u) >> 11)));
+	CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, big.data, big.len, &oid));
+	CHECK_OK(read_stream(odb, &oid, &out, &type));
+	CHECK(out.len == big.len && !memcmp(out.data, big.data, big.len));
+	CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, "", 0, &oid));
+	CHECK_OK(read_stream(odb, &oid, &out, &type));
+	CHECK(type == WG_OBJ_BLOB && out.len == 0);
+	wg_buf_release(&out);
+	wg_buf_release(&big);
+	wg_odb_free(odb);
+}
+
 WG_TEST_MAIN("odb",
+	WG_TEST(test_stream),
 	WG_TEST(test_round_trip),
 	WG_TEST(test_corrupt_files),
 	WG_TEST(test_huge_declared_size))
