@@ -45,6 +45,16 @@ struct wg_oid;
 int cli_checkout_tree(struct wg_repo *repo, const struct wg_oid *old_tree,
 		      const struct wg_oid *new_tree, bool force, bool show_changes);
 
+/* A branch's upstream (branch.<b>.remote and .merge through the remote's
+ * fetch refspecs): the remote-tracking ref in full ("refs/remotes/origin/
+ * main") and short ("origin/main"); both empty when it has none. */
+int cli_upstream(struct wg_buf *full, struct wg_buf *shortname, struct wg_repo *repo,
+		 const char *branch);
+/* Commits on refs/heads/<branch> and not on upstream, and the other way:
+ * 0, 1 when the upstream ref is gone, -1 when nothing can be said. */
+int cli_ahead_behind(struct wg_repo *repo, const char *branch, const char *upstream,
+		     size_t *ahead, size_t *behind);
+
 /* Match "--name=value" or "--name value": returns the value, advancing *i,
  * or NULL if argv[*i] is not this option. */
 const char *cli_option_value(int argc, char **argv, int *i, const char *name);
@@ -65,6 +75,7 @@ int cmd_update_index(int argc, char **argv);
 int cmd_read_tree(int argc, char **argv);
 int cmd_checkout(int argc, char **argv);
 int cmd_switch(int argc, char **argv);
+int cmd_status(int argc, char **argv);
 int cmd_write_tree(int argc, char **argv);
 int cmd_mktree(int argc, char **argv);
 int cmd_commit_tree(int argc, char **argv);

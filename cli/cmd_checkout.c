@@ -9,9 +9,7 @@
 #include "cli.h"
 #include "index/index.h"
 #include "object/commit.h"
-#include "odb/ahead_behind.h"
 #include "refs/refname.h"
-#include "remote/refspec.h"
 #include "repo/revparse.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -147,74 +145,40 @@ out:
 	return err;
 }
 
-static int add_fetch_spec(const char *value, void *payload)
-{
-	struct wg_refspec rs;
-	struct wg_buf *out = ((struct wg_buf **)payload)[0];
-	const char *merge = (const char *)((struct wg_buf **)payload)[1];
-	if (out->len || wg_refspec_parse(&rs, value))
-		return 0;
-	wg_refspec_map(&rs, merge, out);
-	wg_refspec_release(&rs);
-	return 0;
-}
-
 /* git's report_tracking: where the branch stands against its upstream
  * (stdout). Nothing when it has none. */
 static void report_tracking(struct wg_repo *repo, const char *branch)
 {
-	struct wg_buf key = WG_BUF_INIT, base = WG_BUF_INIT, shortname = WG_BUF_INIT;
-	const char *remote = NULL, *merge = NULL;
-	struct wg_oid ours, theirs;
+	struct wg_buf base = WG_BUF_INIT, shortname = WG_BUF_INIT;
 	size_t ahead, behind;
+	int gone;
 
-	if (wg_buf_printf(&key, "branch.%s.remote", branch) ||
-	    wg_repo_config_get(repo, wg_buf_cstr(&key), &remote) || !remote)
+	if (cli_upstream(&base, &shortname, repo, branch) || !base.len)
 		goto out;
-	wg_buf_reset(&key);
-	if (wg_buf_printf(&key, "branch.%s.merge", branch) ||
-	    wg_repo_config_get(repo, wg_buf_cstr(&key), &merge) || !merge)
+	gone = cli_ahead_behind(repo, branch, wg_buf_cstr(&base), &ahead, &behind);
+	if (gone < 0)
 		goto out;
-	if (!strcmp(remote, ".")) {
-		wg_buf_adds(&base, merge);
-	} else {
-		void *payload[2] = { &base, (void *)merge };
-		wg_buf_reset(&key);
-		if (wg_buf_printf(&key, "remote.%s.fetch", remote))
-			goto out;
-		wg_config_get_all(wg_repo_config(repo), wg_buf_cstr(&key), add_fetch_spec, payload);
-	}
-	if (!base.len || wg_refname_shorten(&shortname, wg_buf_cstr(&base)))
-		goto out;
-	wg_buf_reset(&key);
-	if (wg_buf_printf(&key, "refs/heads/%s", branch) ||
-	    wg_refdb_resolve(&ours, NULL, wg_repo_refdb(repo), wg_buf_cstr(&key), 0))
-		goto out;
-	if (wg_refdb_resolve(&theirs, NULL, wg_repo_refdb(repo), wg_buf_cstr(&base), 0)) {
+	if (gone) {
 		printf("Your branch is based on '%s', but the upstream is gone.\n"
 		       "  (use \"git branch --unset-upstream\" to fixup)\n", wg_buf_cstr(&shortname));
-		goto out;
-	}
-	if (wg_ahead_behind(wg_repo_odb(repo), &ours, &theirs, &ahead, &behind))
-		goto out;
-	if (!ahead && !behind)
+	} else if (!ahead && !behind) {
 		printf("Your branch is up to date with '%s'.\n", wg_buf_cstr(&shortname));
-	else if (!behind)
+	} else if (!behind) {
 		printf("Your branch is ahead of '%s' by %zu commit%s.\n"
 		       "  (use \"git push\" to publish your local commits)\n",
 		       wg_buf_cstr(&shortname), ahead, ahead == 1 ? "" : "s");
-	else if (!ahead)
+	} else if (!ahead) {
 		printf("Your branch is behind '%s' by %zu commit%s, and can be fast-forwarded.\n"
 		       "  (use \"git pull\" to update your local branch)\n",
 		       wg_buf_cstr(&shortname), behind, behind == 1 ? "" : "s");
-	else
+	} else {
 		printf("Your branch and '%s' have diverged,\n"
 		       "and have %zu and %zu different commit%s each, respectively.\n"
 		       "  (use \"git pull\" if you want to integrate the remote branch with yours)\n",
 		       wg_buf_cstr(&shortname), ahead, behind, ahead + behind == 1 ? "" : "s");
+	}
 out:
 	wg_error_clear();
-	wg_buf_release(&key);
 	wg_buf_release(&base);
 	wg_buf_release(&shortname);
 }

@@ -30,6 +30,8 @@ static const struct cli_command commands[] = {
 	{ "read-tree", cmd_read_tree, "webgit read-tree <tree-ish>" },
 	{ "checkout", cmd_checkout, "webgit checkout [-q] [-f] [--detach] [-b | -B <new-branch>] "
 	  "[<branch> | <commit>]" },
+	{ "status", cmd_status, "webgit status [-s | --short] [--porcelain[=<version>]] "
+	  "[-b | --branch] [-z] [-u<mode>] [--ignored]" },
 	{ "switch", cmd_switch, "webgit switch [-q] [-f | --discard-changes] [-d | --detach] "
 	  "[-c | -C <new-branch>] [<branch> | <commit>]" },
 	{ "write-tree", cmd_write_tree, "webgit write-tree" },

@@ -8,6 +8,9 @@
 
 #include "cli.h"
 #include "index/index.h"
+#include "odb/ahead_behind.h"
+#include "refs/refname.h"
+#include "remote/refspec.h"
 #include "remote_driver.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -181,5 +184,68 @@ out:
 	wg_index_free(ix);
 	wg_index_free(result);
 	wg_buf_release(&path);
+	return rc;
+}
+
+static int add_fetch_spec(const char *value, void *payload)
+{
+	struct wg_refspec rs;
+	struct wg_buf *out = ((struct wg_buf **)payload)[0];
+	const char *merge = (const char *)((struct wg_buf **)payload)[1];
+	if (out->len || wg_refspec_parse(&rs, value))
+		return 0;
+	wg_refspec_map(&rs, merge, out);
+	wg_refspec_release(&rs);
+	return 0;
+}
+
+int cli_upstream(struct wg_buf *full, struct wg_buf *shortname, struct wg_repo *repo,
+		 const char *branch)
+{
+	struct wg_buf key = WG_BUF_INIT;
+	const char *remote = NULL, *merge = NULL;
+	int err = 0;
+
+	wg_buf_reset(full);
+	wg_buf_reset(shortname);
+	if (wg_buf_printf(&key, "branch.%s.remote", branch) ||
+	    wg_repo_config_get(repo, wg_buf_cstr(&key), &remote) || !remote)
+		goto out;
+	wg_buf_reset(&key);
+	if (wg_buf_printf(&key, "branch.%s.merge", branch) ||
+	    wg_repo_config_get(repo, wg_buf_cstr(&key), &merge) || !merge)
+		goto out;
+	if (!strcmp(remote, ".")) {
+		err = wg_buf_adds(full, merge);
+	} else {
+		void *payload[2] = { full, (void *)merge };
+		wg_buf_reset(&key);
+		if (!(err = wg_buf_printf(&key, "remote.%s.fetch", remote)))
+			wg_config_get_all(wg_repo_config(repo), wg_buf_cstr(&key), add_fetch_spec,
+					  payload);
+	}
+	if (!err && full->len)
+		err = wg_refname_shorten(shortname, wg_buf_cstr(full));
+out:
+	wg_error_clear();
+	wg_buf_release(&key);
+	return err;
+}
+
+int cli_ahead_behind(struct wg_repo *repo, const char *branch, const char *upstream,
+		     size_t *ahead, size_t *behind)
+{
+	struct wg_buf key = WG_BUF_INIT;
+	struct wg_oid ours, theirs;
+	int rc = -1;
+	if (!wg_buf_printf(&key, "refs/heads/%s", branch) &&
+	    !wg_refdb_resolve(&ours, NULL, wg_repo_refdb(repo), wg_buf_cstr(&key), 0)) {
+		if (wg_refdb_resolve(&theirs, NULL, wg_repo_refdb(repo), upstream, 0))
+			rc = 1;
+		else if (!wg_ahead_behind(wg_repo_odb(repo), &ours, &theirs, ahead, behind))
+			rc = 0;
+	}
+	wg_error_clear();
+	wg_buf_release(&key);
 	return rc;
 }
