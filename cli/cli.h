@@ -59,6 +59,13 @@ int cli_ahead_behind(struct wg_repo *repo, const char *branch, const char *upstr
  * or NULL if argv[*i] is not this option. */
 const char *cli_option_value(int argc, char **argv, int *i, const char *name);
 
+/* git's find_unique_abbrev for the short ids of messages, into out
+ * (WG_MAX_HEXSZ + 1 bytes): 7 digits, more while the prefix is ambiguous.
+ * (git grows the default with the object count past 2^14 objects; webgit
+ * does not yet.) */
+struct wg_oid;
+void cli_abbrev(char *out, struct wg_repo *repo, const struct wg_oid *oid);
+
 /* Write all bytes to stdout; returns 0 or prints an error. */
 int cli_write_stdout(const void *data, size_t len);
 /* Read all of a stream into buf. */

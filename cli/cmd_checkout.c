@@ -21,22 +21,6 @@ struct co_args {
 	const char *target;      /* the argument as given, or NULL */
 };
 
-/* git's find_unique_abbrev for the short ids of messages: 7 digits, more
- * while the prefix is ambiguous. (git grows the default with the object
- * count past 2^14 objects; webgit does not yet.) */
-static void abbrev(char *out, struct wg_repo *repo, const struct wg_oid *oid)
-{
-	const char *hex = wg_oid_hex(oid);
-	size_t len = 7, max = strlen(hex);
-	struct wg_oid found;
-	while (len < max && wg_odb_resolve_prefix(wg_repo_odb(repo), hex, len, &found) ==
-				    WG_EAMBIGUOUS)
-		len++;
-	wg_error_clear();
-	memcpy(out, hex, len);
-	out[len] = '\0';
-}
-
 /* The subject of a commit as git's oneline format gives it: the first
  * paragraph's lines joined with spaces. */
 static int subject(struct wg_buf *out, struct wg_repo *repo, const struct wg_oid *oid)
@@ -80,7 +64,7 @@ static void describe(struct wg_repo *repo, const char *msg, const struct wg_oid 
 {
 	struct wg_buf s = WG_BUF_INIT;
 	char ab[WG_MAX_HEXSZ + 1];
-	abbrev(ab, repo, oid);
+	cli_abbrev(ab, repo, oid);
 	subject(&s, repo, oid);
 	fprintf(stderr, "%s %s %s\n", msg, ab, wg_buf_cstr(&s));
 	wg_buf_release(&s);

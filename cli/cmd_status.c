@@ -84,13 +84,9 @@ static void detached_from(struct wg_repo *repo, struct head_info *h)
 			from += 13;
 		h->detached_from = wg_strdup(from);
 	} else {
-		const char *hex = wg_oid_hex(&noid);
-		size_t len = 7;
-		struct wg_oid found;
-		while (len < strlen(hex) &&
-		       wg_odb_resolve_prefix(wg_repo_odb(repo), hex, len, &found) == WG_EAMBIGUOUS)
-			len++;
-		h->detached_from = wg_strndup(hex, len);
+		char ab[WG_MAX_HEXSZ + 1];
+		cli_abbrev(ab, repo, &noid);
+		h->detached_from = wg_strdup(ab);
 	}
 	h->detached_at = wg_oid_equal(&noid, &h->commit);
 out:

@@ -114,6 +114,19 @@ int cli_open_repo(struct wg_repo **out)
 	return 0;
 }
 
+void cli_abbrev(char *out, struct wg_repo *repo, const struct wg_oid *oid)
+{
+	const char *hex = wg_oid_hex(oid);
+	size_t len = 7, max = strlen(hex);
+	struct wg_oid found;
+	while (len < max && wg_odb_resolve_prefix(wg_repo_odb(repo), hex, len, &found) ==
+				    WG_EAMBIGUOUS)
+		len++;
+	wg_error_clear();
+	memcpy(out, hex, len);
+	out[len] = '\0';
+}
+
 int cli_write_stdout(const void *data, size_t len)
 {
 	if (len && fwrite(data, 1, len, stdout) != len)

@@ -330,6 +330,9 @@ static int walk_dir(struct walker *w, bool list_untracked, bool list_ignored, bo
 		if ((base && (err = wg_buf_addch(&w->path, '/'))) ||
 		    (err = wg_buf_adds(&w->path, names[i])))
 			break;
+		/* a tracked name is the other walk's business: no lstat */
+		if (tracked_path(w->ix, (const char *)w->path.data, w->path.len))
+			continue;
 		if (!(full = wg_workdir_path(w->wd, wg_buf_cstr(&w->path)))) {
 			err = wg_error_set(WG_ENOMEM, "out of memory");
 			break;
@@ -337,8 +340,6 @@ static int walk_dir(struct walker *w, bool list_untracked, bool list_ignored, bo
 		if (wg_fs_lstat(full, &s))
 			continue;
 		is_dir = S_ISDIR(s.st_mode);
-		if (tracked_path(w->ix, (const char *)w->path.data, w->path.len))
-			continue;
 		if (is_dir && tracks_below(w->ix, (const char *)w->path.data, w->path.len)) {
 			err = walk_dir(w, list_untracked, list_ignored, found, found_ignored);
 			continue;
