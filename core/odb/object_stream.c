@@ -81,6 +81,8 @@ struct inflate_stream {
 	bool finished;        /* end checked: reads return 0 */
 	uint64_t produced;    /* content bytes handed out */
 	unsigned char head[HEADER_MAX];  /* a loose object's header */
+	bool loose;           /* a loose file: the header, and nothing after the stream */
+	size_t head_len;      /* inflated header bytes (not content) */
 	bool verify;
 	struct wg_oid expect;
 	struct wg_hash_ctx hash;
@@ -133,8 +135,8 @@ static int inflate_some(struct inflate_stream *is, unsigned char *out, size_t ro
 		else if (zret != Z_OK && !(zret == Z_BUF_ERROR && !is->zs.avail_in))
 			return wg_error_set(WG_ECORRUPT, "zlib error in %s: %s", is->what,
 					    zmsg(&is->zs));
-		if ((err = wg_limits_check_inflate(is->limits, is->zs.total_out, is->zs.total_in,
-						   is->what)))
+		if ((err = wg_limits_check_inflate(is->limits, is->zs.total_out - is->head_len,
+						   is->zs.total_in, is->what)))
 			return err;
 	}
 	return 0;
@@ -157,6 +159,7 @@ static int read_loose_header(struct inflate_stream *is)
 					 &is->base.type, &size)))
 		return err;
 	is->base.size = size;
+	is->head_len = have;
 	if (is->verify)
 		wg_hash_update(&is->hash, is->head, have);
 	return wg_limits_check_object_size(is->limits, size, is->what);
@@ -174,6 +177,14 @@ static int check_end(struct inflate_stream *is)
 		if (n)
 			return wg_error_set(WG_ECORRUPT, "%s inflates past the %llu bytes it declares",
 					    is->what, (unsigned long long)is->base.size);
+	}
+	if (is->loose) {
+		/* a loose file ends with its zlib stream */
+		if (!is->zs.avail_in && (err = feed(is)))
+			return err;
+		if (is->zs.avail_in)
+			return wg_error_set(WG_ECORRUPT, "%s: garbage after the end of the zlib "
+					    "stream", is->what);
 	}
 	if (is->verify) {
 		unsigned char raw[WG_MAX_RAWSZ];
@@ -255,6 +266,7 @@ int wg_object_stream_inflate(struct wg_object_stream **out, const struct wg_zstr
 		return wg_error_set(WG_ENOMEM, "cannot initialise zlib");
 	}
 	is->zs_ready = true;
+	is->loose = loose_header != 0;
 	if (loose_header) {
 		/* Inflated a byte at a time up to its NUL: no content byte
 		 * comes out with the header. */
