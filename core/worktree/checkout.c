@@ -108,6 +108,9 @@ static int verify_uptodate(struct wg_checkout *co, const struct wg_index_entry *
 	int err;
 	if (co->opts.force || IS_GITLINK(e->mode))
 		return 0;
+	/* below a link or a file: not in the working tree, so not changed */
+	if (wg_workdir_leading_unsafe(co->wd_in, e->path))
+		return 0;
 	if (!(full = full_path(co, e->path, e->path_len)))
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	if (wg_fs_lstat(full, &st)) {
@@ -692,6 +695,13 @@ static int remove_files(struct runner *r)
 		struct stat st;
 		if (!full)
 			return wg_error_set(WG_ENOMEM, "out of memory");
+		/* never through a link (or a file) on the way: what is behind
+		 * it is not ours to remove */
+		if (wg_workdir_leading_unsafe(r->wd, l->v[i])) {
+			progress(r);
+			continue;
+		}
+		full = run_path(r, l->v[i], strlen(l->v[i]));
 		if (wg_fs_lstat(full, &st)) {
 			if (errno != ENOENT && errno != ENOTDIR)
 				err = io_error("stat", l->v[i]);

@@ -76,8 +76,11 @@ static int worktree_state(struct walker *w, struct wg_index_entry *e, struct wg_
 	int err;
 	if (!full)
 		return wg_error_set(WG_ENOMEM, "out of memory");
-	/* missing, or a directory where a file was: deleted (git's check_removed) */
-	if (wg_fs_lstat(full, &s) || (S_ISDIR(s.st_mode) && MODE_TYPE(e->mode) != 0160000)) {
+	/* missing, below a link or a file, or a directory where a file was:
+	 * deleted (git's check_removed) */
+	if (wg_workdir_leading_unsafe(w->wd, e->path) ||
+	    !(full = wg_workdir_path(w->wd, e->path)) || wg_fs_lstat(full, &s) ||
+	    (S_ISDIR(s.st_mode) && MODE_TYPE(e->mode) != 0160000)) {
 		out->y = 'D';
 		return 0;
 	}

@@ -100,6 +100,7 @@ void wg_workdir_free(struct wg_workdir *wd)
 	wg_buf_release(&wd->path);
 	wg_buf_release(&wd->info_file);
 	wg_buf_release(&wd->global_file);
+	wg_buf_release(&wd->clean_dir);
 	wg_free(wd);
 }
 
@@ -109,6 +110,40 @@ const char *wg_workdir_path(struct wg_workdir *wd, const char *path)
 	if (wg_buf_printf(&wd->path, "%s/%s", wd->root, path))
 		return NULL;
 	return wg_buf_cstr(&wd->path);
+}
+
+bool wg_workdir_leading_unsafe(struct wg_workdir *wd, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) : 0, from = 0;
+	struct wg_buf p = WG_BUF_INIT;
+	bool unsafe = false;
+
+	if (!dirlen)
+		return false;
+	if (wd->clean_dir.len) {
+		if (wd->clean_dir.len == dirlen && !memcmp(wd->clean_dir.data, path, dirlen))
+			return false;
+		/* the components the cached directory shares need no new look */
+		if (wd->clean_dir.len < dirlen &&
+		    !memcmp(wd->clean_dir.data, path, wd->clean_dir.len) &&
+		    path[wd->clean_dir.len] == '/')
+			from = wd->clean_dir.len + 1;
+	}
+	for (size_t i = from; i <= dirlen && !unsafe; i++) {
+		struct stat st;
+		if (i < dirlen && path[i] != '/')
+			continue;
+		wg_buf_reset(&p);
+		if (wg_buf_printf(&p, "%s/%.*s", wd->root, (int)i, path) ||
+		    wg_fs_lstat(wg_buf_cstr(&p), &st) || !S_ISDIR(st.st_mode))
+			unsafe = true;
+	}
+	wg_buf_release(&p);
+	wg_buf_reset(&wd->clean_dir);
+	if (!unsafe && wg_buf_add(&wd->clean_dir, path, dirlen))
+		wg_buf_reset(&wd->clean_dir);
+	return unsafe;
 }
 
 int wg_workdir_conv_attrs(struct wg_workdir *wd, const char *path, struct wg_conv_attrs *out)

@@ -41,6 +41,7 @@ struct wg_workdir {
 	struct wg_attr_source attr_src;
 	unsigned attr_ids[3];      /* text, eol, crlf */
 	struct wg_buf path, info_file, global_file;  /* scratch and owned */
+	struct wg_buf clean_dir;   /* the last directory found to be a real one */
 };
 
 struct wg_workdir_options {
@@ -59,6 +60,13 @@ void wg_workdir_free(struct wg_workdir *wd);
 /* "<root>/<path>" (in the workdir's scratch buffer: valid until the next
  * call), or NULL when out of memory. */
 const char *wg_workdir_path(struct wg_workdir *wd, const char *path);
+
+/* Is a leading directory of path (not the path itself) missing, a file or
+ * a symbolic link? Then nothing at path belongs to the working tree: it
+ * is not read, not removed, not written through (git's
+ * has_symlink_or_noent_leading_path). The last directory found whole is
+ * remembered, so a walk in index order costs one lstat per directory. */
+bool wg_workdir_leading_unsafe(struct wg_workdir *wd, const char *path);
 
 /* The line-ending decision for a path. */
 int wg_workdir_conv_attrs(struct wg_workdir *wd, const char *path, struct wg_conv_attrs *out);

@@ -213,8 +213,13 @@ for change in \
 	"echo sub-change >deep/er/est/leaf" \
 	"echo in-dir >dfx.new && rm dfx && mkdir dfx && echo u >dfx/untracked" \
 	"chmod +x a" \
+	"rm dfx && '$GIT' rm -q --cached dfx && ln -s '$T/outside' dfx" \
+	"rm -r dir && ln -s '$T/outside' dir" \
 	"touch a && sleep 1 && touch b.txt"; do
 	STEP="$C [$change]"
+	# what a link in the working tree points at is never written through
+	rm -rf "$T/outside" && mkdir -p "$T/outside" && echo keep >"$T/outside/marker" &&
+		echo victim >"$T/outside/x"
 	prepare "$change"
 	both checkout other
 	same_state
@@ -224,6 +229,8 @@ for change in \
 	prepare "$change"
 	both checkout third
 	same_state
+	check_output "$STEP: nothing written or removed outside the working tree" \
+		"$(printf 'keep\nvictim')" cat "$T/outside/marker" "$T/outside/x"
 done
 
 # --- malicious trees -----------------------------------------------------------------
