@@ -75,6 +75,16 @@ demo_cli() {
 		run "$WEBGIT" -C "$repo" ls-tree HEAD
 
 		echo
+		echo "--- the working tree: edit, status, switch ---"
+		run "$WEBGIT" -C "$repo" status
+		echo "an edit" >>"$repo/README.md" && echo "a new file" >"$repo/new.txt"
+		run "$WEBGIT" -C "$repo" status --short
+		run "$WEBGIT" -C "$repo" switch -c topic
+		run "$WEBGIT" -C "$repo" checkout -f main
+		rm -f "$repo/new.txt"
+		run "$WEBGIT" -C "$repo" status
+
+		echo
 		echo "--- a partial clone: blobs are fetched when read ---"
 		run "$WEBGIT" clone -q --filter=blob:none "$u" "$repo-partial"
 		run "$WEBGIT" -C "$repo-partial" cat-file -p HEAD:README.md
