@@ -152,9 +152,9 @@ run_one() {
 	flock "$base/.print" cat "$sandbox/report"
 }
 
-# The slowest scripts first (seconds measured on a 2-core machine), so that
+# The slowest scripts first (by their seconds on a 2-core machine), so that
 # the last ones to start are short and the jobs finish close together.
-SLOW="t20-crash-safety t14-hostile-server t3-bad-input t9-refs-files t18-fsck-transfer t2-objects-write"
+SLOW="t20-crash-safety t25-checkout t3-bad-input t14-hostile-server t9-refs-files t18-fsck-transfer t2-objects-write"
 ordered=()
 for n in $SLOW; do
 	for t in "${scripts[@]}"; do [ "$(basename "$t" .sh)" = "$n" ] && ordered+=("$t"); done
