@@ -4,7 +4,6 @@
  * request, then the run and the new index. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "index/index.h"
@@ -17,8 +16,7 @@
 #include "util/quote.h"
 #include "worktree/checkout.h"
 #include "worktree/ignore_files.h"
-#include "worktree/index_tree.h"
-#include "worktree/workdir.h"
+#include "worktree/status.h"
 
 static void warn_stderr(void *payload, const char *line)
 {
@@ -32,100 +30,41 @@ static void warn_ignore(void *payload, const char *line)
 	fprintf(stderr, "warning: %s\n", line);
 }
 
-static int path_cmp(const struct wg_index_entry *a, const struct wg_index_entry *b)
-{
-	size_t n = a->path_len < b->path_len ? a->path_len : b->path_len;
-	int c = memcmp(a->path, b->path, n);
-	return c ? c : (a->path_len > b->path_len) - (a->path_len < b->path_len);
-}
-
-static unsigned mode_of_stat(const struct stat *st, const struct wg_workdir *wd, unsigned was)
-{
-	if (S_ISLNK(st->st_mode))
-		return 0120000;
-	if (S_ISDIR(st->st_mode))
-		return 0160000;
-	if (!wd->symlinks && (was & 0170000) == 0120000)
-		return 0120000;
-	if (!wd->filemode)
-		return (was & 0170000) == 0100000 ? was : 0100644;
-	return st->st_mode & 0100 ? 0100755 : 0100644;
-}
-
-static void print_change(char status, const char *path, size_t len)
+static void print_change(char status, const char *path)
 {
 	struct wg_buf q = WG_BUF_INIT;
-	if (!wg_quote_c_style(&q, path, len))
+	if (!wg_quote_c_style(&q, path, strlen(path)))
 		printf("%c\t%s\n", status, wg_buf_cstr(&q));
 	wg_buf_release(&q);
 }
 
 /* git checkout's list of the local changes it carried over: the new
  * tree against the working tree (git diff-index --name-status <tree>),
- * on stdout. */
-static int show_local_changes(struct wg_repo *repo, const struct wg_index *ix,
+ * on stdout, read off the status of the tracked paths. */
+static int show_local_changes(struct wg_repo *repo, struct wg_index *ix,
 			      const struct wg_oid *tree)
 {
-	struct wg_workdir_options wo = { WG_ATTR_CHECKIN, ix, NULL, NULL };
-	struct wg_workdir *wd = NULL;
-	struct wg_index *tix = NULL;
-	size_t i = 0, j = 0;
+	struct wg_status_options so = WG_STATUS_OPTIONS_INIT;
+	struct wg_status *st = NULL;
 	int err;
 
-	if ((err = wg_index_new(&tix, ix->algo)) ||
-	    (err = wg_index_read_tree(tix, wg_repo_odb(repo), tree)) ||
-	    (err = wg_workdir_open(&wd, repo, &wo)))
-		goto out;
-	while (!err && (i < ix->nr || j < tix->nr)) {
-		const struct wg_index_entry *e = i < ix->nr ? ix->entries[i] : NULL;
-		const struct wg_index_entry *t = j < tix->nr ? tix->entries[j] : NULL;
-		int c = !e ? 1 : !t ? -1 : path_cmp(e, t);
-		struct stat st;
-		const char *full;
-		bool modified;
-		if (e && e->stage) {
-			/* a conflict: git lists it unmerged */
-			while (i < ix->nr && !path_cmp(ix->entries[i], e))
-				i++;
-			if (!c)
-				j++;
-			print_change('U', e->path, e->path_len);
-			continue;
-		}
-		if (c > 0) {  /* only in the tree */
-			print_change('D', t->path, t->path_len);
-			j++;
-			continue;
-		}
-		i++;
-		if (!c)
-			j++;
-		if (!(full = wg_workdir_path(wd, e->path))) {
-			err = wg_error_set(WG_ENOMEM, "out of memory");
-			break;
-		}
-		/* a directory where a file was reads as its removal (git's
-		 * check_removed) */
-		if (wg_fs_lstat(full, &st) || (S_ISDIR(st.st_mode) && (e->mode & 0170000) != 0160000)) {
-			if (!c)
-				print_change('D', e->path, e->path_len);
-			continue;
-		}
-		if (c < 0) {
-			print_change('A', e->path, e->path_len);
-			continue;
-		}
-		if ((err = wg_workdir_entry_modified(wd, ix, e, &st, &modified)))
-			break;
-		if (!modified && e->mode == t->mode && wg_oid_equal(&e->oid, &t->oid))
-			continue;
-		print_change(((mode_of_stat(&st, wd, e->mode) ^ t->mode) & 0170000) ? 'T' : 'M',
-			     e->path, e->path_len);
+	so.untracked = WG_UNTRACKED_NO;
+	if ((err = wg_status_collect(&st, repo, ix, tree, &so)))
+		return err;
+	for (size_t i = 0; i < st->n; i++) {
+		const struct wg_status_entry *e = &st->v[i];
+		if (e->unmerged)
+			print_change('U', e->path);
+		else if (e->x == 'D' || (e->y == 'D' && e->x != 'A'))
+			print_change('D', e->path);  /* gone from the index or the tree */
+		else if (e->x == 'A') {
+			if (e->y != 'D')
+				print_change('A', e->path);  /* only in the index, and on disk */
+		} else if (e->y != 'D')
+			print_change((e->mode_worktree ^ e->mode_head) & 0170000 ? 'T' : 'M', e->path);
 	}
-out:
-	wg_workdir_free(wd);
-	wg_index_free(tix);
-	return err;
+	wg_status_free(st);
+	return 0;
 }
 
 /* Move index and working tree from old_tree (NULL: none) to new_tree.

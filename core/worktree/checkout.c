@@ -184,16 +184,30 @@ static int has_untracked(struct wg_checkout *co, struct wg_buf *dir, bool *out)
 	return err;
 }
 
+/* Refuse the checkout (git's "would lose untracked files in them") when
+ * the directory at path holds a file neither tracked nor ignored. */
+static int reject_untracked_inside(struct wg_checkout *co, const char *path, size_t len)
+{
+	struct wg_buf sub = WG_BUF_INIT;
+	bool untracked = false;
+	int err;
+	if (!(err = wg_buf_add(&sub, path, len)))
+		err = has_untracked(co, &sub, &untracked);
+	wg_buf_release(&sub);
+	if (!err && untracked)
+		err = reject(co, WG_CHECKOUT_NOT_UPTODATE_DIR, path, len);
+	return err;
+}
+
 /* git's verify_absent: may the checkout put something at path, where the
  * caller's index has nothing? Not over an untracked file that is not
  * ignored, nor over a directory with such files in it. */
 static int verify_absent(struct wg_checkout *co, const char *path, size_t len,
 			 enum wg_checkout_reject kind)
 {
-	struct wg_buf sub = WG_BUF_INIT;
 	struct stat st;
 	const char *full;
-	bool ignored, untracked = false;
+	bool ignored;
 	int err = 0;
 
 	if (co->opts.force)
@@ -241,16 +255,10 @@ static int verify_absent(struct wg_checkout *co, const char *path, size_t len,
 	}
 	if (err || ignored)
 		return err;
-	if (S_ISDIR(st.st_mode)) {
+	if (S_ISDIR(st.st_mode))
 		/* its tracked files are checked where the walk meets them;
 		 * what else is in it must not be lost */
-		if (!(err = wg_buf_add(&sub, path, len)))
-			err = has_untracked(co, &sub, &untracked);
-		wg_buf_release(&sub);
-		if (!err && untracked)
-			err = reject(co, WG_CHECKOUT_NOT_UPTODATE_DIR, path, len);
-		return err;
-	}
+		return reject_untracked_inside(co, path, len);
 	return reject(co, kind, path, len);
 }
 
@@ -258,33 +266,20 @@ static int verify_absent(struct wg_checkout *co, const char *path, size_t len,
  * goes, or leaves) must hold nothing untracked that is not ignored. */
 static int verify_absent_if_directory(struct wg_checkout *co, const char *path, size_t len)
 {
-	struct wg_buf sub = WG_BUF_INIT;
 	struct stat st;
 	const char *full;
-	bool ignored, untracked = false;
+	bool ignored;
 	int err;
-	if (co->opts.force)
+	/* a leading directory that is not one: nothing is below it */
+	if (co->opts.force || wg_workdir_leading_unsafe(co->wd_in, path))
 		return 0;
-	for (size_t i = 0; i < len; i++) {
-		/* a leading directory that is not one: nothing is below it */
-		if (path[i] != '/')
-			continue;
-		if (!(full = full_path(co, path, i)))
-			return wg_error_set(WG_ENOMEM, "out of memory");
-		if (wg_fs_lstat(full, &st) || !S_ISDIR(st.st_mode))
-			return 0;
-	}
 	if (!(full = full_path(co, path, len)))
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	if (wg_fs_lstat(full, &st) || !S_ISDIR(st.st_mode))
 		return 0;
-	if (!(err = wg_buf_add(&sub, path, len)) &&
-	    !(err = is_ignored(co, wg_buf_cstr(&sub), true, &ignored)) && !ignored)
-		err = has_untracked(co, &sub, &untracked);
-	wg_buf_release(&sub);
-	if (!err && untracked)
-		err = reject(co, WG_CHECKOUT_NOT_UPTODATE_DIR, path, len);
-	return err;
+	if ((err = is_ignored(co, path, true, &ignored)) || ignored)
+		return err;
+	return reject_untracked_inside(co, path, len);
 }
 
 static int add_result(struct wg_checkout *co, const struct wg_index_entry *e, bool update)
