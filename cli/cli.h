@@ -38,18 +38,22 @@ int cli_read_index(struct wg_index **out, struct wg_repo *repo);
 
 /* Move the index and the working tree from old_tree (NULL: none, a first
  * checkout) to new_tree; force overwrites local changes; show_changes
- * lists the local changes carried over (git checkout's "M\tpath" lines).
- * Returns 0, 1 when refused (git's messages printed) or 128.
- * cli/worktree_update.c */
+ * lists the local changes carried over (cli_show_local_changes). Returns 0, 1
+ * when refused (git's messages printed) or 128. cli/worktree_update.c */
 struct wg_oid;
+struct wg_checkout;
 int cli_checkout_tree(struct wg_repo *repo, const struct wg_oid *old_tree,
 		      const struct wg_oid *new_tree, bool force, bool show_changes);
+/* git's refusal of a checkout (every category with its paths, then
+ * "Aborting") on stderr; returns 1, git's exit code. */
+int cli_print_checkout_refusal(const struct wg_checkout *co);
+/* git checkout's list of the local changes it carried over to `tree`
+ * ("M\tpath" lines on stdout). */
+int cli_show_local_changes(struct wg_repo *repo, struct wg_index *ix, const struct wg_oid *tree);
+/* Warning callbacks of the core: the line as it is, or after "warning: ". */
+void cli_warn_plain(void *payload, const char *line);
+void cli_warn_warning(void *payload, const char *line);
 
-/* A branch's upstream (branch.<b>.remote and .merge through the remote's
- * fetch refspecs): the remote-tracking ref in full ("refs/remotes/origin/
- * main") and short ("origin/main"); both empty when it has none. */
-int cli_upstream(struct wg_buf *full, struct wg_buf *shortname, struct wg_repo *repo,
-		 const char *branch);
 /* Commits on refs/heads/<branch> and not on upstream, and the other way:
  * 0, 1 when the upstream ref is gone, -1 when nothing can be said. */
 int cli_ahead_behind(struct wg_repo *repo, const char *branch, const char *upstream,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "worktree/switch.h"
 #include "repo/revparse.h"
 #include "remote/clone.h"
 #include "remote_driver.h"
@@ -44,19 +45,30 @@ static char *default_dir(const char *url, bool bare)
  * 128 with the error printed. */
 static int checkout_head(struct wg_repo *repo)
 {
-	struct wg_oid commit, tree;
+	struct wg_switch_options so = { 0 };
+	struct wg_switch *sw = NULL;
+	const struct wg_oid *missing;
+	size_t n;
+	int err;
+
+	struct wg_oid head;
 
 	cli_install_lazy_fetch(repo);
-	if (wg_refdb_resolve(&commit, NULL, wg_repo_refdb(repo), "HEAD", 0)) {
+	if (wg_refdb_resolve(&head, NULL, wg_repo_refdb(repo), "HEAD", 0)) {
 		/* HEAD names a branch the remote does not have: git warns */
 		wg_error_clear();
 		fprintf(stderr, "warning: remote HEAD refers to nonexistent ref, unable to "
 			"checkout\n");
 		return 0;
 	}
-	if (wg_object_peel(&tree, repo, &commit, WG_OBJ_TREE))
-		return cli_fatal_core();
-	return cli_checkout_tree(repo, NULL, &tree, false, false) ? 128 : 0;
+	so.checkout.warn = cli_warn_plain;
+	so.warn_ignore = cli_warn_warning;
+	err = wg_switch_begin(&sw, repo, &so);
+	n = err ? 0 : wg_switch_missing(sw, &missing);
+	if (err || cli_prefetch(repo, missing, n) || wg_switch_finish(sw))
+		err = cli_fatal_core();
+	wg_switch_free(sw);
+	return err;
 }
 
 /* Check out and publish a clone made with defer_publish: the checkout

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "repo/upstream.h"
 #include "index/index.h"
 #include "repo/revparse.h"
 #include "util/alloc.h"
@@ -386,12 +387,6 @@ static void print_long(const struct wg_status *st, const struct status_args *a,
 		printf("nothing to commit, working tree clean\n");
 }
 
-static void warn_ignore(void *payload, const char *line)
-{
-	(void)payload;
-	fprintf(stderr, "warning: %s\n", line);
-}
-
 static void warn_line(void *payload, const char *line)
 {
 	(void)payload;
@@ -486,10 +481,10 @@ int cmd_status(int argc, char **argv)
 			    wg_fs_exists(wg_buf_cstr(&mh));
 		wg_buf_release(&mh);
 	}
-	if (h.branch && !cli_upstream(&h.up_full, &h.up_short, repo, h.branch) && h.up_full.len)
+	if (h.branch && !wg_branch_upstream(&h.up_full, &h.up_short, repo, h.branch) && h.up_full.len)
 		h.up_state = cli_ahead_behind(repo, h.branch, wg_buf_cstr(&h.up_full), &h.ahead,
 					      &h.behind) == 1 ? 1 : 0;
-	if (wg_ignore_open(&ig, repo, NULL, warn_ignore, NULL)) {
+	if (wg_ignore_open(&ig, repo, NULL, cli_warn_warning, NULL)) {
 		rc = cli_fatal_core();
 		goto out;
 	}

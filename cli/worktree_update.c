@@ -9,7 +9,7 @@
 #include "index/index.h"
 #include "odb/ahead_behind.h"
 #include "refs/refname.h"
-#include "remote/refspec.h"
+#include "refs/refspec.h"
 #include "remote_driver.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -18,13 +18,13 @@
 #include "worktree/ignore_files.h"
 #include "worktree/status.h"
 
-static void warn_stderr(void *payload, const char *line)
+void cli_warn_plain(void *payload, const char *line)
 {
 	(void)payload;
 	fprintf(stderr, "%s\n", line);
 }
 
-static void warn_ignore(void *payload, const char *line)
+void cli_warn_warning(void *payload, const char *line)
 {
 	(void)payload;
 	fprintf(stderr, "warning: %s\n", line);
@@ -41,8 +41,7 @@ static void print_change(char status, const char *path)
 /* git checkout's list of the local changes it carried over: the new
  * tree against the working tree (git diff-index --name-status <tree>),
  * on stdout, read off the status of the tracked paths. */
-static int show_local_changes(struct wg_repo *repo, struct wg_index *ix,
-			      const struct wg_oid *tree)
+int cli_show_local_changes(struct wg_repo *repo, struct wg_index *ix, const struct wg_oid *tree)
 {
 	struct wg_status_options so = WG_STATUS_OPTIONS_INIT;
 	struct wg_status *st = NULL;
@@ -67,6 +66,20 @@ static int show_local_changes(struct wg_repo *repo, struct wg_index *ix,
 	return 0;
 }
 
+int cli_print_checkout_refusal(const struct wg_checkout *co)
+{
+	struct wg_buf msg = WG_BUF_INIT;
+	for (int k = 0; k < WG_CHECKOUT_REJECT_KINDS; k++) {
+		wg_buf_reset(&msg);
+		wg_checkout_reject_message(co, (enum wg_checkout_reject)k, &msg);
+		if (msg.len)
+			fprintf(stderr, "error: %s\n", wg_buf_cstr(&msg));
+	}
+	fprintf(stderr, "Aborting\n");
+	wg_buf_release(&msg);
+	return 1;
+}
+
 /* Move index and working tree from old_tree (NULL: none) to new_tree.
  * Returns 0, 1 (refused: git's messages printed) or 128. */
 int cli_checkout_tree(struct wg_repo *repo, const struct wg_oid *old_tree,
@@ -87,35 +100,22 @@ int cli_checkout_tree(struct wg_repo *repo, const struct wg_oid *old_tree,
 	}
 	opts.force = force;
 	opts.initial = !wg_fs_exists(wg_buf_cstr(&path));
-	opts.warn = warn_stderr;
-	if (wg_ignore_open(&ig, repo, NULL, warn_ignore, NULL)) {
+	opts.warn = cli_warn_plain;
+	if (wg_ignore_open(&ig, repo, NULL, cli_warn_warning, NULL)) {
 		rc = cli_fatal_core();
 		goto out;
 	}
 	opts.ignore = ig;
 	err = wg_checkout_plan(&co, repo, ix, old_tree, new_tree, &opts);
 	if (err == WG_EEXISTS && co) {
-		struct wg_buf msg = WG_BUF_INIT;
-		for (int k = 0; k < WG_CHECKOUT_REJECT_KINDS; k++) {
-			wg_buf_reset(&msg);
-			wg_checkout_reject_message(co, (enum wg_checkout_reject)k, &msg);
-			if (msg.len)
-				fprintf(stderr, "error: %s\n", wg_buf_cstr(&msg));
-		}
-		fprintf(stderr, "Aborting\n");
-		wg_buf_release(&msg);
-		rc = 1;
+		rc = cli_print_checkout_refusal(co);
 		goto out;
 	}
-	if (err) {
-		rc = cli_fatal_core();
-		goto out;
-	}
-	nmissing = wg_checkout_missing(co, &missing);
-	if (cli_prefetch(repo, missing, nmissing) || wg_checkout_run(co, &result) ||
+	nmissing = err ? 0 : wg_checkout_missing(co, &missing);
+	if (err || cli_prefetch(repo, missing, nmissing) || wg_checkout_run(co, &result) ||
 	    wg_index_write(result, wg_buf_cstr(&path)))
 		rc = cli_fatal_core();
-	else if (show_changes && !force && show_local_changes(repo, result, new_tree))
+	else if (show_changes && !force && cli_show_local_changes(repo, result, new_tree))
 		rc = cli_fatal_core();
 out:
 	wg_checkout_free(co);
@@ -124,51 +124,6 @@ out:
 	wg_index_free(result);
 	wg_buf_release(&path);
 	return rc;
-}
-
-static int add_fetch_spec(const char *value, void *payload)
-{
-	struct wg_refspec rs;
-	struct wg_buf *out = ((struct wg_buf **)payload)[0];
-	const char *merge = (const char *)((struct wg_buf **)payload)[1];
-	if (out->len || wg_refspec_parse(&rs, value))
-		return 0;
-	wg_refspec_map(&rs, merge, out);
-	wg_refspec_release(&rs);
-	return 0;
-}
-
-int cli_upstream(struct wg_buf *full, struct wg_buf *shortname, struct wg_repo *repo,
-		 const char *branch)
-{
-	struct wg_buf key = WG_BUF_INIT;
-	const char *remote = NULL, *merge = NULL;
-	int err = 0;
-
-	wg_buf_reset(full);
-	wg_buf_reset(shortname);
-	if (wg_buf_printf(&key, "branch.%s.remote", branch) ||
-	    wg_repo_config_get(repo, wg_buf_cstr(&key), &remote) || !remote)
-		goto out;
-	wg_buf_reset(&key);
-	if (wg_buf_printf(&key, "branch.%s.merge", branch) ||
-	    wg_repo_config_get(repo, wg_buf_cstr(&key), &merge) || !merge)
-		goto out;
-	if (!strcmp(remote, ".")) {
-		err = wg_buf_adds(full, merge);
-	} else {
-		void *payload[2] = { full, (void *)merge };
-		wg_buf_reset(&key);
-		if (!(err = wg_buf_printf(&key, "remote.%s.fetch", remote)))
-			wg_config_get_all(wg_repo_config(repo), wg_buf_cstr(&key), add_fetch_spec,
-					  payload);
-	}
-	if (!err && full->len)
-		err = wg_refname_shorten(shortname, wg_buf_cstr(full));
-out:
-	wg_error_clear();
-	wg_buf_release(&key);
-	return err;
 }
 
 int cli_ahead_behind(struct wg_repo *repo, const char *branch, const char *upstream,

@@ -10,7 +10,7 @@
 #include "remote/promisor_fetch.h"
 #include "remote/operation_internal.h"
 #include "remote/pack_receiver.h"
-#include "remote/refspec.h"
+#include "refs/refspec.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/fs.h"

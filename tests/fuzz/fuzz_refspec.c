@@ -2,7 +2,7 @@
  * the refspec is parsed and, when valid, mapped over the name. */
 #include "fuzz.h"
 
-#include "remote/refspec.h"
+#include "refs/refspec.h"
 #include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -9,7 +9,7 @@
 #include "object/commit.h"
 #include "odb/reachable.h"
 #include "remote/negotiator.h"
-#include "remote/refspec.h"
+#include "refs/refspec.h"
 #include "repo/repo.h"
 #include "test.h"
 #include "util/alloc.h"

@@ -1,8 +1,8 @@
 /* Fetch refspecs (e.g. "+refs/heads/<star>:refs/remotes/origin/<star>"): which remote refs
  * a fetch takes and where it stores them. One '*' per side at most, as git
  * allows; a leading '+' allows non-fast-forward updates. */
-#ifndef WG_REMOTE_REFSPEC_H
-#define WG_REMOTE_REFSPEC_H
+#ifndef WG_REFS_REFSPEC_H
+#define WG_REFS_REFSPEC_H
 
 #include <stdbool.h>
 

@@ -1,4 +1,4 @@
-#include "remote/refspec.h"
+#include "refs/refspec.h"
 
 #include <string.h>
 
