@@ -148,7 +148,10 @@ export interface CloneOptions extends RemoteOptions {
   filter?: string;
   /** Only `ref`'s branch (default: true when depth is given, as in git). */
   singleBranch?: boolean;
+  /** No working tree (and no checkout). */
   bare?: boolean;
+  /** As `git clone --no-checkout`: HEAD is set, no file is written, there is no index. */
+  noCheckout?: boolean;
   /** Settings for the new repository before anything is fetched, as
    * `git clone -c`: e.g. { "transfer.fsckObjects": false } turns off the
    * check of received objects (on by default; a refused object fails the
@@ -157,7 +160,9 @@ export interface CloneOptions extends RemoteOptions {
   onProgress?: (progress: CloneProgress) => void;
 }
 
-/** Clone like `git clone --no-checkout`. On error or abort nothing is left at dir. */
+/** `git clone`: HEAD's tree is checked out (a blob-less clone fetches the
+ * blobs it needs in one request) unless noCheckout or bare. On error or
+ * abort nothing is left at dir. */
 export function clone(options: CloneOptions): Promise<void>;
 
 export interface RepoOptions {
@@ -292,3 +297,84 @@ export function listRepos(): Promise<string[]>;
 
 /** Delete a repository (in Node, from disk; refused for what is not a repository). */
 export function deleteRepo(options: RepoOptions): Promise<void>;
+
+// --- the working tree ---------------------------------------------------------
+
+/** Where HEAD is after a switch: its branch (null when detached) and commit. */
+export interface HeadState {
+  branch: string | null;
+  oid: string;
+}
+
+/** Options of the calls that move the working tree: local changes that
+ * would be overwritten refuse the call (code "EEXISTS", git's message with
+ * the paths) unless force; the blobs a blob-less clone lacks are fetched
+ * with the transport options. */
+export interface SwitchOptions extends RepoOptions, RemoteOptions {
+  force?: boolean;
+  lazy?: boolean;
+}
+
+/** `git checkout <ref>`: a branch switches to it, a name only one remote has
+ * becomes a new branch tracking it, anything else detaches HEAD (always,
+ * with detach). "ENOTFOUND" when ref names nothing. */
+export function checkout(options: SwitchOptions & { ref: string; detach?: boolean }): Promise<HeadState>;
+
+/** `git switch <branch>`; create: `git switch -c <branch> [<startPoint>]`
+ * ("EEXISTS" if it exists), forceCreate: `-C` (resets it). */
+export function switchBranch(options: SwitchOptions & {
+  branch: string; create?: boolean; forceCreate?: boolean; startPoint?: string;
+}): Promise<HeadState>;
+
+/** A change letter of git status --porcelain=v2: "." none, "M" modified,
+ * "T" type changed, "A" added, "D" deleted, "U" unmerged, "?" untracked,
+ * "!" ignored. */
+export type StatusLetter = '.' | 'M' | 'T' | 'A' | 'D' | 'U' | '?' | '!';
+
+export interface StatusEntry {
+  /** Relative to the top of the working tree; an untracked or ignored directory ends with "/". */
+  path: string;
+  /** The staged change (HEAD to index). */
+  index: StatusLetter;
+  /** The unstaged change (index to working tree). */
+  worktree: StatusLetter;
+  conflict: boolean;
+  untracked?: true;
+  ignored?: true;
+  /** File modes as numbers (0o100644, 0o100755, 0o120000, 0o160000); 0: absent. */
+  headMode: number;
+  indexMode: number;
+  worktreeMode: number;
+  headOid: string | null;
+  indexOid: string | null;
+  /** A rename's source (not detected yet: always null). */
+  from: string | null;
+}
+
+/** `git status`: the paths that differ, tracked first, then untracked, then ignored. */
+export function status(options: RepoOptions & {
+  untracked?: 'no' | 'normal' | 'all'; ignored?: boolean;
+}): Promise<StatusEntry[]>;
+
+/** A working-tree file's bytes (a symbolic link: its target); "ENOTFOUND"
+ * when absent, "EINVALID" for a path into .git, out of the tree or through a link. */
+export function readWorkFile(options: RepoOptions & { path: string; encoding: 'utf8' }): Promise<string>;
+export function readWorkFile(options: RepoOptions & { path: string; encoding?: undefined }): Promise<Uint8Array>;
+
+/** Create or replace a working-tree file, whole (directories on the way are made). */
+export function writeWorkFile(options: RepoOptions & {
+  path: string; data: Uint8Array | string; executable?: boolean;
+}): Promise<void>;
+
+/** Remove a working-tree file and the directories it leaves empty. */
+export function removeWorkFile(options: RepoOptions & { path: string }): Promise<void>;
+
+export interface WorkDirEntry {
+  name: string;
+  type: 'file' | 'dir' | 'symlink';
+  size: number;
+  executable: boolean;
+}
+
+/** The entries of a working-tree directory (default: the top), sorted, without .git. */
+export function listWorkDir(options: RepoOptions & { path?: string }): Promise<WorkDirEntry[]>;

@@ -8,6 +8,7 @@
 //   repo.js       local reads (with a partial clone's lazy fetch) and writes
 //   remote.js     listRemoteRefs, clone, fetch, push, reading without a clone
 //   log.js        the commit walk (walked and parsed by the core)
+//   worktree.js   the working tree: checkout, status, files for editors
 
 import {
   loadModule, ready, check, withStrings, limitsSpec, currentLimits, M,
@@ -19,6 +20,9 @@ import {
 } from './repo.js';
 import { listRemoteRefs, clone, fetch, push, readRemoteFile } from './remote.js';
 import { log } from './log.js';
+import {
+  checkout, switchBranch, status, readWorkFile, writeWorkFile, removeWorkFile, listWorkDir,
+} from './worktree.js';
 
 /**
  * Load the module (every call does it implicitly; call it to load early or
@@ -95,4 +99,5 @@ export const listTree = readTree;
 export {
   listRemoteRefs, clone, fetch, push, resolveRef, readObject, readTree, listRefs, currentBranch,
   writeObject, writeTree, updateRef, commit, log,
+  checkout, switchBranch, status, readWorkFile, writeWorkFile, removeWorkFile, listWorkDir,
 };

@@ -3,11 +3,12 @@
 
 import {
   M, ready, str, withStrings, withStringArray, takeObject, records, makeError,
-  throwIfAborted, withProgress,
+  throwIfAborted, withProgress, check,
 } from './runtime.js';
 import { withDir, withScratchDir } from './storage.js';
 import { runOperation } from './transport.js';
 import { withRepo, withRepoAt, readFileIn } from './repo.js';
+import { beginSwitch, finishSwitch } from './worktree.js';
 
 /** The refs of a remote repository, as `git ls-remote` lists them. */
 export async function listRemoteRefs(url, { prefix, ...transport } = {}) {
@@ -43,18 +44,34 @@ function configList(config) {
 }
 
 function cloneAt(path, {
-  url, ref, depth, filter, singleBranch, bare, config, onProgress, ...transport
+  url, ref, depth, filter, singleBranch, bare, config, noCheckout = false, onProgress, ...transport
 }) {
   // As with git, a shallow clone takes one branch unless told otherwise.
   const single = singleBranch ?? (depth > 0);
   const settings = configList(config);
+  const checkout = !bare && !noCheckout;
   return withProgress(onProgress, (token) => runOperation(
     () => withStrings([url, path, ref, filter], (u, p, b, f) => withStringArray(settings, (c, nc) =>
-      M._wgjs_clone_new(u, p, bare ? 1 : 0, b, single ? 1 : 0, depth | 0, f, c, nc, token))),
-    transport));
+      M._wgjs_clone_new(u, p, bare ? 1 : 0, b, single ? 1 : 0, depth | 0, f, c, nc,
+        checkout ? 1 : 0, token))),
+    transport,
+    checkout ? (op) => checkoutClone(op, transport) : undefined));
 }
 
-/** Clone like `git clone --no-checkout`; on error or abort nothing is left. */
+// git clone's checkout of HEAD, while the clone is still unpublished (a
+// failure leaves nothing), the blobs a blob-less clone lacks fetched in
+// one request first.
+async function checkoutClone(op, transport) {
+  const repo = M._wgjs_clone_checkout_repo(op);
+  if (repo) {
+    const sw = await beginSwitch(repo, transport, () => M._wgjs_switch_begin(repo, 0, 0, 0, 0, 0));
+    await finishSwitch(repo, sw, transport);
+  }
+  check(M._wgjs_clone_publish(op));
+}
+
+/** `git clone` (noCheckout: `--no-checkout`; a bare clone has no working
+ * tree); on error or abort nothing is left. */
 export async function clone(options = {}) {
   await ready();
   const { url, dir, signal } = options;

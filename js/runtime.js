@@ -105,10 +105,48 @@ async function load({ wasm } = {}) {
     moduleArg.nodeDirname = node.path.dirname(new URL(import.meta.url).pathname);
   }
   const m = await Promise.race([createWebgit(moduleArg), failed]);
+  fixSymlinks(m);
   ITEROVER = m._wgjs_iterover();
   m._wgjs_set_umask(isNode ? process.umask() : 0o022);   // Deno's umask() is unstable
   scratch = m._malloc(4);
   M = m;
+}
+
+// Symbolic links as a working tree needs them. The glue's FS.readlink
+// resolves a link's target to an absolute path, and its NODEFS rewrites it
+// relative to the mount; git keeps the bytes readlink gives (what checkout
+// wrote), so both return the target as stored. IndexedDB cannot keep a
+// link (IDBFS saves files and directories only): symlink() fails there,
+// and git init's probe then sets core.symlinks = false, so a checkout
+// writes links as files holding their target, as git does on such
+// file systems.
+const EPERM = 63;
+const ENOENT = 44;
+const EINVAL = 28;
+function fixSymlinks(m) {
+  const { FS } = m;
+  FS.readlink = (p) => {
+    const link = FS.lookupPath(p).node;
+    if (!link) throw new FS.ErrnoError(ENOENT);
+    if (!link.node_ops.readlink) throw new FS.ErrnoError(EINVAL);
+    return link.node_ops.readlink(link);
+  };
+  const symlink = FS.symlink;
+  FS.symlink = (target, p) => {
+    const parent = FS.lookupPath(p, { parent: true }).node;
+    if (parent.mount.type === FS.filesystems.IDBFS) throw new FS.ErrnoError(EPERM);
+    return symlink(target, p);
+  };
+  if (!node) return;
+  const { NODEFS } = FS.filesystems;
+  NODEFS.node_ops.readlink = (n) => {
+    try {
+      return node.fs.readlinkSync(NODEFS.realPath(n));
+    } catch (e) {
+      if (!e.code) throw e;
+      throw new FS.ErrnoError(NODEFS.convertNodeCode(e));
+    }
+  };
 }
 
 // --- progress -------------------------------------------------------------------------

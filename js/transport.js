@@ -283,7 +283,8 @@ export async function runOperation(start, options, finish) {
       check(withStrings([limitsSpec(options.limits)], (s) => M._wgjs_op_set_limits(op, s)));
     }
     await drive(op, options);
-    return finish ? finish(op) : undefined;
+    // awaited here: an async finish still needs the operation
+    return finish ? await finish(op) : undefined;
   } finally {
     M._wgjs_op_free(op);
   }

@@ -12,6 +12,10 @@
 #   FILES      files in the tree (default 50000, in directories of 100)
 #   RUNS       runs per tool and figure (default 3; the median is shown)
 #   BENCH_DIR  work directory (default /tmp/webgit-bench-worktree)
+#   WASM_JS    the JS package of a WebAssembly build (default build/wasm/js
+#              when it exists; WASM_JS= leaves the WASM column out): the
+#              same verbs through the JS API in Node (scripts/wasm-
+#              worktree.mjs), one process per command, module load included
 #
 # The repository (made once, reused while $BENCH_DIR/src.ok exists): FILES
 # files of a few hundred bytes in a tree 3 levels deep, one commit, plus a
@@ -43,6 +47,8 @@ if [ -z "${WEBGIT:-}" ]; then
 	fi
 	WEBGIT=$ROOT/build/release/webgit
 fi
+WASM_JS=${WASM_JS-$ROOT/build/wasm/js}
+[ -n "$WASM_JS" ] && [ ! -f "$WASM_JS/index.js" ] && WASM_JS=
 export GIT_CONFIG_NOSYSTEM=1 HOME=$B/home GIT_CONFIG_PARAMETERS="'gc.auto=0'"
 export GIT_AUTHOR_NAME=B GIT_AUTHOR_EMAIL=b@example.com GIT_COMMITTER_NAME=B
 export GIT_COMMITTER_EMAIL=b@example.com
@@ -89,13 +95,16 @@ declare -A RES
 run_figure() {  # NAME SETUP(dir tool) CMD-ARGS...
 	local name=$1 setup=$2 tool out
 	shift 2
-	for tool in git webgit; do
+	for tool in git webgit ${WASM_JS:+wasm}; do
 		out=$B/times-$name-$tool
 		: >"$out"
 		for _ in $(seq 1 "$RUNS"); do
 			$setup "$B/$tool" "$tool"
 			if [ $tool = git ]; then
 				time_cmd "$B/$tool" "$GIT" "$@" >>"$out"
+			elif [ $tool = wasm ]; then
+				time_cmd "$B/$tool" env WEBGIT_JS_DIR="$WASM_JS" node \
+					"$ROOT/scripts/wasm-worktree.mjs" "$@" >>"$out"
 			else
 				time_cmd "$B/$tool" "$WEBGIT" "$@" >>"$out"
 			fi
@@ -103,8 +112,13 @@ run_figure() {  # NAME SETUP(dir tool) CMD-ARGS...
 		RES[$name-$tool]=$(median <"$out")
 		RES[$name-$tool-m]=$(med_only <"$out")
 	done
-	printf '%-11s git %-24s webgit %-24s ratio %.2f\n' "$name" "${RES[$name-git]}" \
+	printf '%-11s git %-24s webgit %-24s ratio %.2f' "$name" "${RES[$name-git]}" \
 		"${RES[$name-webgit]}" "$(echo "${RES[$name-webgit-m]} / ${RES[$name-git-m]}" | bc -l)"
+	if [ -n "$WASM_JS" ]; then
+		printf '   wasm %-24s ratio %.2f' "${RES[$name-wasm]}" \
+			"$(echo "${RES[$name-wasm-m]} / ${RES[$name-git-m]}" | bc -l)"
+	fi
+	printf '\n'
 }
 
 fresh_clone() {  # DIR TOOL
@@ -141,12 +155,19 @@ run_figure status at_main status --porcelain
 run_figure status-mod modified status --porcelain
 run_figure status-new untracked status --porcelain
 
-# the two tools agree
+# the tools agree
 for s in at_main modified untracked; do
 	$s "$B/git" git && $s "$B/webgit" webgit
 	if ! cmp -s <("$GIT" -C "$B/git" status --porcelain) <("$WEBGIT" -C "$B/webgit" status --porcelain); then
 		echo "bench-worktree: status differs after $s" >&2
 		exit 1
 	fi
+	[ -n "$WASM_JS" ] || continue
+	$s "$B/wasm" wasm
+	if ! cmp -s <("$GIT" -C "$B/git" status --porcelain) \
+		<(cd "$B/wasm" && WEBGIT_JS_DIR="$WASM_JS" node "$ROOT/scripts/wasm-worktree.mjs" status); then
+		echo "bench-worktree: the WASM status differs after $s" >&2
+		exit 1
+	fi
 done
-echo "(both tools report the same status in each state)"
+echo "(the tools report the same status in each state)"

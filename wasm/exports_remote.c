@@ -105,11 +105,14 @@ API const char *wgjs_ls_remote_object_format(struct wg_remote_op *op)
 
 /* Clone `url` into `path` (which must not exist, or be empty). `branch`
  * and `filter` may be NULL; depth 0 is full history. Progress is reported
- * with `token` (see wgjs_progress_js) when `token` is not 0. NULL on error. */
+ * with `token` (see wgjs_progress_js) when `token` is not 0. With
+ * `checkout` the clone stays unpublished when the operation completes,
+ * for the caller to check out (wgjs_clone_checkout_repo) and publish
+ * (wgjs_clone_publish). NULL on error. */
 API struct wg_remote_op *wgjs_clone_new(const char *url, const char *path, int bare,
 					const char *branch, int single_branch, int depth,
 					const char *filter, const char *const *config, int nconfig,
-					int token)
+					int checkout, int token)
 {
 	struct wg_clone_options opts = WG_CLONE_OPTIONS_INIT;
 	struct wg_remote_op *op = NULL;
@@ -122,6 +125,7 @@ API struct wg_remote_op *wgjs_clone_new(const char *url, const char *path, int b
 	opts.filter = filter;
 	opts.config = nconfig > 0 ? config : NULL;
 	opts.nconfig = nconfig > 0 ? (size_t)nconfig : 0;
+	opts.defer_publish = checkout && !bare;
 	if (token) {
 		opts.progress = on_progress;
 		opts.progress_payload = (void *)(intptr_t)token;

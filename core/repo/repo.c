@@ -482,6 +482,38 @@ static int probe_filemode(bool *out, const char *gitdir)
 	return err;
 }
 
+/* Can this file system hold symbolic links? (git init's probe: where it
+ * cannot, core.symlinks = false makes checkout write a link as a file
+ * holding its target.) Browsers' IndexedDB storage cannot keep them. As
+ * with the file-mode probe, an I/O error is an error, not an answer. */
+static int probe_symlinks(bool *out, const char *gitdir)
+{
+	struct wg_buf path = WG_BUF_INIT;
+	struct stat st;
+	int err = 0;
+	*out = false;
+	if (!(err = wg_fs_join(&path, gitdir, "webgit-symlink-probe"))) {
+		const char *p = (const char *)path.data;
+		if (wg_fs_symlink("testing", p)) {
+			/* no links here, unless the file system is failing */
+			if (errno == EIO || errno == ENOSPC || errno == EEXIST)
+				err = wg_error_set(WG_EIO, "cannot create '%s': %s", p,
+						   strerror(errno));
+		} else {
+			if (wg_fs_lstat(p, &st))
+				err = wg_error_set(WG_EIO, "cannot stat '%s': %s", p,
+						   strerror(errno));
+			else
+				*out = S_ISLNK(st.st_mode);
+			if (wg_fs_unlink(p) && !err)
+				err = wg_error_set(WG_EIO, "cannot remove '%s': %s", p,
+						   strerror(errno));
+		}
+	}
+	wg_buf_release(&path);
+	return err;
+}
+
 static int write_init_config(const char *gitdir, const struct wg_hash_algo *algo,
 			     enum wg_ref_format ref_format, bool bare)
 {
@@ -489,12 +521,13 @@ static int write_init_config(const char *gitdir, const struct wg_hash_algo *algo
 	struct wg_buf path = WG_BUF_INIT;
 	const char *existing = NULL;
 	bool v1 = algo->id != WG_HASH_SHA1 || ref_format != WG_REF_FORMAT_FILES;
-	bool filemode;
+	bool filemode, symlinks, existing_config = false;
 	int err;
 
 	if ((err = wg_fs_join(&path, gitdir, "config")))
 		return err;
 	err = wg_config_read_file(&cfg, (const char *)path.data);
+	existing_config = !err;
 	if (err == WG_ENOTFOUND) {
 		/* Create the file first so the filemode probe has a target. */
 		if ((err = wg_fs_write_new_file((const char *)path.data, "", 0, 0666)) ||
@@ -515,6 +548,10 @@ static int write_init_config(const char *gitdir, const struct wg_hash_algo *algo
 	    (err = wg_config_set_string(cfg, "core.bare", bare ? "true" : "false")))
 		goto done;
 	if (!bare && (err = wg_config_set_string(cfg, "core.logallrefupdates", "true")))
+		goto done;
+	if (!existing_config && ((err = probe_symlinks(&symlinks, gitdir)) ||
+				 (!symlinks && (err = wg_config_set_string(cfg, "core.symlinks",
+									    "false")))))
 		goto done;
 	if (algo->id != WG_HASH_SHA1 &&
 	    (err = wg_config_set_string(cfg, "extensions.objectformat", algo->name)))

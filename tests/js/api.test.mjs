@@ -195,7 +195,7 @@ test('log walks like git log', async () => {
 
 test('tree:0 clone: readFile fetches the trees on the path, then the blob', async () => {
   const dir = newDir('tree0');
-  await wg.clone({ url: repoUrl(SAMPLES[1]), dir, filter: 'tree:0' });
+  await wg.clone({ url: repoUrl(SAMPLES[1]), dir, filter: 'tree:0', noCheckout: true });
   const nested = git(['-C', dir, 'ls-tree', '-r', '--name-only', 'main']).split('\n').find((p) => p.split('/').length >= 3);
   const requests = [];
   const data = await wg.readFile({ dir, ref: 'main', path: nested, onRequest: (r) => requests.push(r) });

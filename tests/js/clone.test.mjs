@@ -118,7 +118,7 @@ for (const name of REPOS) {
 for (const name of REPOS) {
   test(`clone, filter blob:none (${name})`, async () => {
     const dir = newDir('blobless');
-    await wg.clone({ url: repoUrl(name), dir, filter: 'blob:none' });
+    await wg.clone({ url: repoUrl(name), dir, filter: 'blob:none', noCheckout: true });
     assert.equal(git(['-C', dir, 'config', 'remote.origin.promisor']).trim(), 'true');
     assert.equal(git(['-C', dir, 'config', 'remote.origin.partialclonefilter']).trim(), 'blob:none');
     git(['-C', dir, 'fsck']);

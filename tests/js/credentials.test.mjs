@@ -34,6 +34,7 @@ function grep(dir, needle) {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
+      else if (e.isSymbolicLink()) { if (fs.readlinkSync(p).includes(needle)) hits.push(p); }
       else if (fs.readFileSync(p).includes(needle)) hits.push(p);
     }
   };

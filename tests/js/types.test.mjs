@@ -47,6 +47,17 @@ async function main(signal: AbortSignal): Promise<void> {
   if (!pushed.ok) console.log(pushed.refs.filter((r) => r.status !== 'ok').map((r) => r.reason));
   const fetched = await git.fetch({ dir: '/repos/r', prune: true });
   console.log(fetched.updates.map((u) => u.flag + u.remoteRef), fetched.packBytes);
+  const moved: git.HeadState = await git.checkout({ dir: '/repos/r', ref: 'v1.0', force: true });
+  const made: string | null = (await git.switchBranch({ dir: '/repos/r', branch: 'b', create: true, startPoint: 'v1.0' })).branch;
+  const changes: git.StatusEntry[] = await git.status({ dir: '/repos/r', untracked: 'all' });
+  const letter: git.StatusLetter = changes[0].worktree;
+  const text: string = await git.readWorkFile({ dir: '/repos/r', path: 'a', encoding: 'utf8' });
+  const raw: Uint8Array = await git.readWorkFile({ dir: '/repos/r', path: 'a' });
+  await git.writeWorkFile({ dir: '/repos/r', path: 'b/c', data: text, executable: true });
+  await git.removeWorkFile({ dir: '/repos/r', path: 'b/c' });
+  const kinds: ('file' | 'dir' | 'symlink')[] = (await git.listWorkDir({ dir: '/repos/r', path: 'b' })).map((e) => e.type);
+  await git.clone({ url: 'https://example.com/r.git', dir: '/repos/nc', noCheckout: true });
+  console.log(moved.oid, made, letter, raw.length, kinds);
   const all: string[] = await git.listRepos();
   await git.deleteRepo({ dir: all[0] });
   const where: 'node' | 'idb' | 'memory' = git.storage();
@@ -64,6 +75,11 @@ async function main(signal: AbortSignal): Promise<void> {
   await git.writeObject({ dir: '/repos/r', data: 42 });
   // @ts-expect-error not a storage kind
   await git.init({ storage: 'disk' });
+  // @ts-expect-error untracked is 'no' | 'normal' | 'all'
+  await git.status({ dir: '/repos/r', untracked: true });
+  // @ts-expect-error without an encoding readWorkFile returns bytes
+  const notText: string = await git.readWorkFile({ dir: '/repos/r', path: 'a' });
+  console.log(notText);
   // @ts-expect-error readFile returns bytes, not a string
   const s: string = await git.readFile({ dir: '/repos/r', path: 'a' });
   console.log(s);

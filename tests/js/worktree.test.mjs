@@ -1,0 +1,219 @@
+// The working tree through the JS API (Node, disk storage), checked
+// against the reference git in the same directory: a clone checks out
+// what git checks out and git status is clean after it; status equals
+// git status --porcelain=v2 in every state made here; checkout and
+// switchBranch move the files, the index and HEAD as git does (and refuse
+// to overwrite local changes with git's message); the working-tree file
+// calls cannot reach into .git or out of the working tree; a blob-less
+// clone fetches its checkout's blobs in one request.
+//
+//   WEBGIT_JS_DIR=build/wasm/js node --test tests/js/worktree.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadWebgit, makeTmp, gitIn, startServer, SAMPLES } from './lib.mjs';
+
+let wg;
+let tmp;
+let git;
+let server;
+let seq = 0;
+const repoUrl = (name) => `${server.base}/git/${name}.git`;
+const newDir = (label) => path.join(tmp, `${label}-${++seq}`);
+
+before(async () => {
+  wg = await loadWebgit();
+  await wg.init();
+  tmp = makeTmp('worktree');
+  git = gitIn(tmp);
+  server = startServer(tmp);
+});
+
+after(async () => {
+  if (server) await server.stop();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+// git status --porcelain=v2 -z as our entries' shape: [path, x, y] for
+// tracked changes, [path, '?', '?'] untracked, [path, '!', '!'] ignored.
+function gitStatus(dir, args = []) {
+  const out = git(['-C', dir, 'status', '--porcelain=v2', '-z', ...args]);
+  const rows = [];
+  for (const rec of out.split('\0').filter(Boolean)) {
+    const kind = rec[0];
+    if (kind === '?' || kind === '!') rows.push([rec.slice(2), kind, kind]);
+    else if (kind === '1') {
+      const f = rec.split(' ');
+      rows.push([f.slice(8).join(' '), f[1][0], f[1][1]]);
+    } else if (kind === 'u') {
+      const f = rec.split(' ');
+      rows.push([f.slice(10).join(' '), f[1][0], f[1][1]]);
+    } else throw new Error(`unexpected status record ${rec}`);
+  }
+  return rows;
+}
+
+const ours = (entries) => entries.map((e) => [e.path, e.index, e.worktree]);
+
+// Every file git's index lists, as git would write it, and nothing else.
+function assertCheckedOutLikeGit(dir) {
+  assert.deepEqual(gitStatus(dir, ['--ignored']), [], 'git status is clean after our checkout');
+  const listed = git(['-C', dir, 'ls-files', '-z']).split('\0').filter(Boolean);
+  for (const p of listed) {
+    const full = path.join(dir, p);
+    const st = fs.lstatSync(full);
+    const [mode, oid] = git(['-C', dir, 'ls-files', '-s', '--', p]).split(/\s+/);
+    if (mode === '120000') {
+      assert.ok(st.isSymbolicLink(), `${p} is a link`);
+    } else if (mode === '160000') {
+      assert.ok(st.isDirectory(), `${p} is a directory`);
+    } else {
+      assert.equal(git(['-C', dir, 'hash-object', '--', p]).trim(), oid, `${p} content`);
+      assert.equal((st.mode & 0o100) !== 0, mode === '100755', `${p} executable bit`);
+    }
+  }
+}
+
+for (const name of SAMPLES) {
+  test(`clone checks out as git does, then edit, status, checkout (${name})`, async () => {
+    const dir = newDir('clone');
+    await wg.clone({ url: repoUrl(name), dir });
+    assertCheckedOutLikeGit(dir);
+    assert.deepEqual(await wg.status({ dir }), [], 'our status is clean');
+
+    // edits through the API show in both statuses
+    const readme = await wg.readWorkFile({ dir, path: 'README.md', encoding: 'utf8' });
+    assert.equal(readme, fs.readFileSync(path.join(dir, 'README.md'), 'utf8'));
+    await wg.writeWorkFile({ dir, path: 'README.md', data: `${readme}more\n` });
+    await wg.writeWorkFile({ dir, path: 'new/deep/file.txt', data: 'new\n' });
+    await wg.writeWorkFile({ dir, path: 'bin/run.sh', data: '#!/bin/sh\necho changed\n' });
+    await wg.removeWorkFile({ dir, path: 'link-to-readme' });
+    assert.equal(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'), `${readme}more\n`);
+    assert.ok(fs.statSync(path.join(dir, 'bin/run.sh')).mode & 0o100, 'the executable bit is kept');
+    for (const untracked of ['normal', 'all']) {
+      const args = untracked === 'all' ? ['-uall'] : [];
+      assert.deepEqual(ours(await wg.status({ dir, untracked })), gitStatus(dir, args), `status -u${untracked}`);
+    }
+    const st = await wg.status({ dir });
+    const changed = st.find((e) => e.path === 'README.md');
+    assert.equal(changed.worktree, 'M');
+    assert.equal(changed.headOid, changed.indexOid);
+    assert.equal(changed.headMode, 0o100644);
+    assert.deepEqual(st.find((e) => e.path === 'new/'), {
+      path: 'new/', index: '?', worktree: '?', conflict: false, untracked: true,
+      headMode: 0, indexMode: 0, worktreeMode: 0, headOid: null, indexOid: null, from: null,
+    });
+
+    // listWorkDir: what is on disk, without .git
+    const top = await wg.listWorkDir({ dir });
+    const onDisk = fs.readdirSync(dir).filter((n) => n !== '.git').sort();
+    assert.deepEqual(top.map((e) => e.name), onDisk);
+    assert.equal(top.find((e) => e.name === 'link-to-dir').type, 'symlink');
+    assert.equal(top.find((e) => e.name === 'new').type, 'dir');
+    const bin = await wg.listWorkDir({ dir, path: 'bin' });
+    assert.deepEqual(bin.map((e) => [e.name, e.type, e.executable]), [['run.sh', 'file', true]]);
+
+    // a switch that would overwrite the local changes is refused, nothing moves
+    const differs = git(['-C', dir, 'diff', '--name-only', '--diff-filter=M', 'HEAD', 'v0.1'])
+      .split('\n').find((p) => p && fs.lstatSync(path.join(dir, p)).isFile());
+    await wg.writeWorkFile({ dir, path: differs, data: 'local change\n' });
+    const headBefore = git(['-C', dir, 'rev-parse', 'HEAD']).trim();
+    const indexBefore = fs.readFileSync(path.join(dir, '.git/index'));
+    await assert.rejects(wg.checkout({ dir, ref: 'v0.1' }), (e) => {
+      assert.equal(e.code, 'EEXISTS');
+      assert.ok(e.message.includes('Your local changes to the following files would be ' +
+        `overwritten by checkout:\n\t${differs}\n`), e.message);
+      return true;
+    });
+    assert.equal(git(['-C', dir, 'rev-parse', 'HEAD']).trim(), headBefore);
+    assert.deepEqual(fs.readFileSync(path.join(dir, '.git/index')), indexBefore);
+    assert.equal(fs.readFileSync(path.join(dir, differs), 'utf8'), 'local change\n');
+
+    // forced: the tag's tree, detached, untracked files stay
+    const moved = await wg.checkout({ dir, ref: 'v0.1', force: true });
+    assert.equal(moved.branch, null);
+    assert.equal(moved.oid, git(['-C', dir, 'rev-parse', 'v0.1^{commit}']).trim());
+    assert.equal(git(['-C', dir, 'rev-parse', 'HEAD']).trim(), moved.oid);
+    assert.deepEqual(gitStatus(dir, ['-uno']), []);
+    assert.equal(fs.readFileSync(path.join(dir, 'new/deep/file.txt'), 'utf8'), 'new\n');
+    const reflog = git(['-C', dir, 'reflog', '-1', '--format=%gs']).trim();
+    assert.equal(reflog, 'checkout: moving from main to v0.1');
+
+    // back to a branch, a new branch, and one guessed from origin
+    assert.deepEqual(await wg.checkout({ dir, ref: 'main' }), { branch: 'main', oid: headBefore });
+    const created = await wg.switchBranch({ dir, branch: 'work', create: true, startPoint: 'v1.0' });
+    assert.equal(created.branch, 'work');
+    assert.equal(created.oid, git(['-C', dir, 'rev-parse', 'v1.0^{commit}']).trim());
+    assert.equal(git(['-C', dir, 'reflog', 'show', '-1', '--format=%gs', 'work']).trim(),
+      'branch: Created from v1.0');
+    const dev = await wg.switchBranch({ dir, branch: 'dev' });
+    assert.equal(dev.branch, 'dev');
+    assert.equal(git(['-C', dir, 'config', 'branch.dev.merge']).trim(), 'refs/heads/dev');
+    assert.equal(git(['-C', dir, 'config', 'branch.dev.remote']).trim(), 'origin');
+    assert.deepEqual(gitStatus(dir, ['-uno']), []);
+    await assert.rejects(wg.switchBranch({ dir, branch: 'dev', create: true }), { code: 'EEXISTS' });
+    await assert.rejects(wg.checkout({ dir, ref: 'no-such-thing' }), { code: 'ENOTFOUND' });
+    git(['-C', dir, 'fsck', '--strict', '--no-progress']);
+  });
+}
+
+test('working-tree file calls refuse paths into .git or out of the tree', async () => {
+  const dir = newDir('paths');
+  await wg.clone({ url: repoUrl(SAMPLES[0]), dir });
+  const outside = path.join(tmp, 'outside.txt');
+  const hostile = ['../outside.txt', '.git/config', '.GIT/config', 'src/../../outside.txt',
+    'a//b', './README.md', 'git~1/config', '.git', 'link-to-dir/victim.txt'];
+  const config = fs.readFileSync(path.join(dir, '.git/config'));
+  for (const p of hostile) {
+    await assert.rejects(wg.writeWorkFile({ dir, path: p, data: 'x' }), (e) => {
+      assert.ok(['EINVALID', 'EEXISTS'].includes(e.code), `${p}: ${e.code} ${e.message}`);
+      return true;
+    }, `write ${p}`);
+    await assert.rejects(wg.readWorkFile({ dir, path: p }), `read ${p}`);
+    await assert.rejects(wg.removeWorkFile({ dir, path: p }), `remove ${p}`);
+  }
+  assert.ok(!fs.existsSync(outside));
+  assert.ok(!fs.existsSync(path.join(dir, 'src/lib/victim.txt')), 'nothing written through a link');
+  assert.deepEqual(fs.readFileSync(path.join(dir, '.git/config')), config);
+  await assert.rejects(wg.listWorkDir({ dir, path: '.git' }), { code: 'EINVALID' });
+  await assert.rejects(wg.listWorkDir({ dir, path: 'link-to-dir' }));
+  await assert.rejects(wg.readWorkFile({ dir, path: 'nope.txt' }), { code: 'ENOTFOUND' });
+  await assert.rejects(wg.writeWorkFile({ dir, path: 'src', data: 'x' }), { code: 'EEXISTS' });
+  // a link's target reads as bytes, as git stores it
+  assert.equal(await wg.readWorkFile({ dir, path: 'link-to-readme', encoding: 'utf8' }), 'README.md');
+  // removing the last file of a directory removes the directory
+  await wg.writeWorkFile({ dir, path: 'tmp/a/b.txt', data: 'b' });
+  await wg.removeWorkFile({ dir, path: 'tmp/a/b.txt' });
+  assert.ok(!fs.existsSync(path.join(dir, 'tmp')));
+});
+
+test('noCheckout, bare, and a blob-less clone fetching its checkout in one request', async () => {
+  const bare = newDir('bare');
+  await wg.clone({ url: repoUrl(SAMPLES[1]), dir: bare, bare: true });
+  assert.ok(!fs.existsSync(path.join(bare, 'README.md')));
+  const nc = newDir('nocheckout');
+  await wg.clone({ url: repoUrl(SAMPLES[1]), dir: nc, noCheckout: true });
+  assert.deepEqual(fs.readdirSync(nc), ['.git']);
+  assert.ok(!fs.existsSync(path.join(nc, '.git/index')));
+
+  const partial = newDir('partial');
+  const requests = [];
+  await wg.clone({
+    url: repoUrl(SAMPLES[0]), dir: partial, filter: 'blob:none',
+    onRequest: (r) => requests.push(r),
+  });
+  assertCheckedOutLikeGit(partial);
+  const fetches = requests.filter((r) => String(r.url ?? r).includes('git-upload-pack') &&
+    (r.method ?? 'POST') === 'POST');
+  // the clone's fetch, then the checkout's blobs in one more
+  assert.ok(fetches.length <= 3, `requests: ${fetches.length}`);
+  assert.deepEqual(await wg.status({ dir: partial }), []);
+});
+
+test('a tree:0 clone checks out, fetching its trees as the checkout reads them', async () => {
+  const dir = newDir('tree0');
+  await wg.clone({ url: repoUrl(SAMPLES[1]), dir, filter: 'tree:0' });
+  assertCheckedOutLikeGit(dir);
+  assert.deepEqual(await wg.status({ dir }), []);
+});
