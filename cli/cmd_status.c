@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "diff/rename.h"
 #include "repo/upstream.h"
 #include "index/index.h"
 #include "repo/revparse.h"
@@ -22,6 +23,7 @@ struct status_args {
 	enum format format;
 	bool branch, nul, ignored;
 	enum wg_status_untracked untracked;
+	int renames, rename_score;   /* as wg_status_options */
 };
 
 struct head_info {
@@ -157,8 +159,16 @@ static void print_v1(const struct wg_status *st, const struct status_args *a)
 			continue;
 		}
 			printf("%c%c ", sp(e->x), sp(e->y));
+		if (e->from && !a->nul) {
+			put_path_sp(e->from, false, true);
+			fputs(" -> ", stdout);
+		}
 		put_path_sp(e->path, a->nul, true);
 		putchar(a->nul ? '\0' : '\n');
+		if (e->from && a->nul) {
+			fputs(e->from, stdout);
+			putchar('\0');
+		}
 	}
 }
 
@@ -195,12 +205,18 @@ static void print_v2(const struct wg_status *st, const struct status_args *a,
 			printf("%s ", wg_oid_hex(&e->stage_oid[2]));
 		} else {
 			unsigned mw = e->y == 'D' ? 0 : e->y == '.' ? e->mode_index : e->mode_worktree;
-			printf("1 %c%c N... %06o %06o %06o ", e->x, e->y, e->mode_head, e->mode_index,
-			       mw);
+			printf("%c %c%c N... %06o %06o %06o ", e->from ? '2' : '1', e->x, e->y,
+			       e->mode_head, e->mode_index, mw);
 			printf("%s ", wg_oid_hex(&e->oid_head));
 			printf("%s ", wg_oid_hex(&e->oid_index));
+			if (e->from)
+				printf("%c%d ", e->x, e->score);
 		}
 		put_path(e->path, a->nul);
+		if (e->from) {
+			putchar(a->nul ? '\0' : '\t');
+			put_path(e->from, a->nul);
+		}
 		putchar(eol);
 	}
 }
@@ -214,6 +230,7 @@ static const char *what(char c)
 	case 'A': return "new file:   ";
 	case 'D': return "deleted:    ";
 	case 'T': return "typechange: ";
+	case 'R': return "renamed:    ";
 	default: return "unknown:    ";
 	}
 }
@@ -233,6 +250,15 @@ static const char *unmerged_what(const struct wg_status_entry *e)
 static void long_path(const char *label, const char *path)
 {
 	printf("\t%s", label);
+	put_path(path, false);
+	putchar('\n');
+}
+
+static void long_rename(const char *from, const char *path)
+{
+	printf("\t%s", what('R'));
+	put_path(from, false);
+	fputs(" -> ", stdout);
 	put_path(path, false);
 	putchar('\n');
 }
@@ -317,8 +343,12 @@ static void print_long(const struct wg_status *st, const struct status_args *a,
 				       : "  (use \"git rm --cached <file>...\" to unstage)\n");
 		for (size_t i = 0; i < st->n; i++)
 			if (!st->v[i].unmerged && st->v[i].x != '?' && st->v[i].x != '!' &&
-			    st->v[i].x != '.')
-				long_path(what(st->v[i].x), st->v[i].path);
+			    st->v[i].x != '.') {
+				if (st->v[i].from)
+					long_rename(st->v[i].from, st->v[i].path);
+				else
+					long_path(what(st->v[i].x), st->v[i].path);
+			}
 		putchar('\n');
 	}
 	if (unmerged) {
@@ -414,6 +444,14 @@ static int parse(int argc, char **argv, struct status_args *a)
 			a->branch = true;
 		} else if (!strcmp(s, "-z")) {
 			a->nul = true;
+		} else if (!strcmp(s, "--no-renames")) {
+			a->renames = 0;
+		} else if (!strcmp(s, "--renames")) {
+			a->renames = 1;
+		} else if (!strncmp(s, "--find-renames", 14) && (!s[14] || s[14] == '=')) {
+			a->renames = 1;
+			if (s[14] && (a->rename_score = wg_rename_parse_score(s + 15)) < 0)
+				return cli_fatal("invalid argument to --find-renames: %s", s + 15);
 		} else if (!strcmp(s, "--ignored") || !strcmp(s, "--ignored=traditional")) {
 			a->ignored = true;
 		} else if (!strcmp(s, "-u") || !strcmp(s, "--untracked-files")) {
@@ -440,7 +478,7 @@ static int parse(int argc, char **argv, struct status_args *a)
 
 int cmd_status(int argc, char **argv)
 {
-	struct status_args a = { LONG, false, false, false, WG_UNTRACKED_NORMAL };
+	struct status_args a = { LONG, false, false, false, WG_UNTRACKED_NORMAL, -1, 0 };
 	struct wg_status_options so = WG_STATUS_OPTIONS_INIT;
 	struct head_info h = { .up_full = WG_BUF_INIT, .up_short = WG_BUF_INIT, .up_state = -1 };
 	struct wg_repo *repo = NULL;
@@ -490,6 +528,8 @@ int cmd_status(int argc, char **argv)
 	}
 	so.untracked = a.untracked;
 	so.ignored = a.ignored;
+	so.renames = a.renames;
+	so.rename_score = a.rename_score;
 	so.ignore = ig;
 	so.warn = warn_line;
 	if (wg_status_collect(&st, repo, ix, h.born ? &tree : NULL, &so)) {

@@ -35,13 +35,20 @@ int wg_ahead_behind(struct wg_odb *odb, const struct wg_oid *a, const struct wg_
 	struct wg_oidmap seen = WG_OIDMAP_INIT;
 	struct wg_buf buf = WG_BUF_INIT;
 	size_t live = 0;
+	uint64_t single_date = UINT64_MAX;
 	int err;
 
 	*ahead = *behind = 0;
 	if ((err = paint(&q, &seen, a, LEFT, UINT64_MAX, &live)) ||
 	    (err = paint(&q, &seen, b, RIGHT, UINT64_MAX, &live)))
 		goto out;
-	while (live && q.nr) {
+	/* Until nothing queued is reached from one side only; then on while
+	 * the entries that spread both sides are not older than a commit
+	 * found from one side only: with equal (or skewed) dates such a
+	 * commit may have been taken before the other side reached it, and
+	 * it counts only if that side never does (git's walk goes on for
+	 * the same reason). */
+	while (q.nr && (live || wg_commit_queue_peek_date(&q) >= single_date)) {
 		struct wg_commit_qent e = wg_commit_queue_pop(&q);
 		/* the flags it has now: reached from the other side since it
 		 * was queued, it spreads both */
@@ -50,6 +57,8 @@ int wg_ahead_behind(struct wg_odb *odb, const struct wg_oid *a, const struct wg_
 		bool found;
 		if (e.tag != BOTH)
 			live--;
+		if (flags != BOTH && e.date < single_date)
+			single_date = e.date;
 		err = wg_commit_read(odb, &e.oid, &c, &buf, &found);
 		if (!err && found) {
 			uint64_t date = wg_commit_date(&c);

@@ -35,6 +35,11 @@ struct wg_commit_queue {
 
 int wg_commit_queue_push(struct wg_commit_queue *q, const struct wg_oid *oid, uint64_t date,
 			 unsigned tag);
+/* The newest entry's date (the queue must not be empty). */
+static inline uint64_t wg_commit_queue_peek_date(const struct wg_commit_queue *q)
+{
+	return q->heap[0].date;
+}
 /* The newest entry (the queue must not be empty). */
 struct wg_commit_qent wg_commit_queue_pop(struct wg_commit_queue *q);
 void wg_commit_queue_release(struct wg_commit_queue *q);

@@ -1,10 +1,14 @@
 #include "worktree/status.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
+#include "diff/rename.h"
+#include "repo/config.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -407,6 +411,128 @@ static int walk_dir(struct walker *w, bool list_untracked, bool list_ignored, bo
 	return err;
 }
 
+/* --- renames --------------------------------------------------------------------------- */
+
+/* git's rename settings for status: status.renames, else diff.renames
+ * (a boolean, or "copies", taken as renames here); status.renameLimit,
+ * else diff.renameLimit, else 1000. */
+static int rename_config(struct wg_repo *repo, bool *on, int *limit)
+{
+	struct wg_config *cfg = wg_repo_config(repo);
+	const char *v = NULL;
+	int64_t n;
+	int err = 0;
+
+	*on = true;
+	*limit = 1000;
+	if (wg_config_get_string(cfg, "status.renames", &v) || !v) {
+		v = NULL;
+		wg_config_get_string(cfg, "diff.renames", &v);
+	}
+	if (v) {
+		if (!strcasecmp(v, "copies") || !strcasecmp(v, "copy"))
+			*on = true;
+		else
+			err = wg_config_bool_value("diff.renames", v, on);
+	}
+	wg_error_clear();
+	if (!err && (!wg_config_get_int64(cfg, "status.renamelimit", &n) ||
+		     !wg_config_get_int64(cfg, "diff.renamelimit", &n)))
+		*limit = n > INT32_MAX ? INT32_MAX : (int)n;
+	if (!err)
+		wg_error_clear();
+	return err;
+}
+
+/* Fold each staged deletion that git pairs with a staged addition into
+ * the addition: x 'R', the source's path, HEAD mode and id, the score. */
+static int find_renames(struct walker *w, size_t ntracked)
+{
+	struct wg_status *st = w->st;
+	struct wg_rename_options ro = WG_RENAME_OPTIONS_INIT;
+	struct wg_rename_file *src = NULL, *dst = NULL;
+	size_t *src_at = NULL, *dst_at = NULL, nsrc = 0, ndst = 0;
+	int *src_of = NULL, *score = NULL;
+	bool on, limited = false, *drop = NULL;
+	int err;
+
+	if (w->opts->renames == 0)
+		return 0;
+	if ((err = rename_config(w->repo, &on, &ro.limit)))
+		return err;
+	if (w->opts->renames < 0 && !on)
+		return 0;
+	if (w->opts->rename_score > 0)
+		ro.min_score = w->opts->rename_score;
+	src = wg_calloc(ntracked + 1, sizeof(*src));
+	dst = wg_calloc(ntracked + 1, sizeof(*dst));
+	src_at = wg_calloc(ntracked + 1, sizeof(*src_at));
+	dst_at = wg_calloc(ntracked + 1, sizeof(*dst_at));
+	src_of = wg_calloc(ntracked + 1, sizeof(*src_of));
+	score = wg_calloc(ntracked + 1, sizeof(*score));
+	drop = wg_calloc(ntracked + 1, sizeof(*drop));
+	if (!src || !dst || !src_at || !dst_at || !src_of || !score || !drop) {
+		err = wg_error_set(WG_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < ntracked; i++) {
+		const struct wg_status_entry *e = &st->v[i];
+		if (e->unmerged)
+			continue;
+		if (e->x == 'D') {
+			src[nsrc] = (struct wg_rename_file){ e->path, e->mode_head, e->oid_head };
+			src_at[nsrc++] = i;
+		} else if (e->x == 'A') {
+			dst[ndst] = (struct wg_rename_file){ e->path, e->mode_index, e->oid_index };
+			dst_at[ndst++] = i;
+		}
+	}
+	if (!nsrc || !ndst)
+		goto out;
+	if ((err = wg_detect_renames(wg_repo_odb(w->repo), src, nsrc, dst, ndst, &ro, src_of,
+				     score, &limited)))
+		goto out;
+	if (limited)
+		st->rename_limit_needed = nsrc > ndst ? nsrc : ndst;
+	for (size_t d = 0; d < ndst; d++) {
+		struct wg_status_entry *e = &st->v[dst_at[d]];
+		const struct wg_status_entry *from;
+		if (src_of[d] < 0)
+			continue;
+		from = &st->v[src_at[src_of[d]]];
+		if (!(e->from = wg_strdup(from->path))) {
+			err = wg_error_set(WG_ENOMEM, "out of memory");
+			goto out;
+		}
+		e->x = 'R';
+		e->mode_head = from->mode_head;
+		e->oid_head = from->oid_head;
+		e->score = (int)((int64_t)score[d] * 100 / WG_RENAME_MAX_SCORE);
+		drop[src_at[src_of[d]]] = true;
+	}
+	/* the sources go; the entries after the tracked ones move up */
+	{
+		size_t wpos = 0;
+		for (size_t i = 0; i < st->n; i++) {
+			if (i < ntracked && drop[i]) {
+				wg_free(st->v[i].path);
+				continue;
+			}
+			st->v[wpos++] = st->v[i];
+		}
+		st->n = wpos;
+	}
+out:
+	wg_free(src);
+	wg_free(dst);
+	wg_free(src_at);
+	wg_free(dst_at);
+	wg_free(src_of);
+	wg_free(score);
+	wg_free(drop);
+	return err;
+}
+
 static int entry_cmp(const void *a, const void *b)
 {
 	const struct wg_status_entry *x = a, *y = b;
@@ -434,7 +560,7 @@ int wg_status_collect(struct wg_status **out, struct wg_repo *repo, struct wg_in
 	if (head_tree && ((err = wg_index_new(&head, ix->algo)) ||
 			  (err = wg_index_read_tree(head, wg_repo_odb(repo), head_tree))))
 		goto out;
-	if ((err = tracked(&w, head)))
+	if ((err = tracked(&w, head)) || (err = find_renames(&w, w.st->n)))
 		goto out;
 	ntracked = w.st->n;
 	if (w.opts->untracked != WG_UNTRACKED_NO || w.opts->ignored) {
@@ -470,8 +596,10 @@ void wg_status_free(struct wg_status *st)
 {
 	if (!st)
 		return;
-	for (size_t i = 0; i < st->n; i++)
+	for (size_t i = 0; i < st->n; i++) {
 		wg_free(st->v[i].path);
+		wg_free(st->v[i].from);
+	}
 	wg_free(st->v);
 	wg_free(st);
 }

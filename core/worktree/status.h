@@ -9,9 +9,14 @@
  * index (`refreshed` says so), which the caller writes back as git status
  * does, so that the next status reads nothing.
  *
- * Not yet: rename detection (a rename is a deletion and an addition),
- * submodule states (a gitlink is compared by its directory only), and
- * intent-to-add entries shown as such. */
+ * Renames between HEAD and the index are found as git status finds them
+ * (diff/rename.h; status.renames, diff.renames, status.renameLimit,
+ * diff.renameLimit), the deleted path folded into the added one.
+ *
+ * Not yet: renames between the index and the working tree (git finds
+ * them only for intent-to-add entries), copies, submodule states (a
+ * gitlink is compared by its directory only), and intent-to-add entries
+ * shown as such. */
 #ifndef WG_WORKTREE_STATUS_H
 #define WG_WORKTREE_STATUS_H
 
@@ -31,11 +36,15 @@ struct wg_status_options {
 	struct wg_ignore *ignore;   /* the rules; NULL: nothing is ignored */
 	void (*warn)(void *payload, const char *line);
 	void *payload;
+	/* Rename detection: -1 as configured (on by default), 0 off, 1 on;
+	 * the minimum similarity (0: 50%, else 1..WG_RENAME_MAX_SCORE) */
+	int renames;
+	int rename_score;
 };
-#define WG_STATUS_OPTIONS_INIT { WG_UNTRACKED_NORMAL, false, NULL, NULL, NULL }
+#define WG_STATUS_OPTIONS_INIT { WG_UNTRACKED_NORMAL, false, NULL, NULL, NULL, -1, 0 }
 
 /* One path. For a tracked path, `x` is the staged change ('.' none, 'M',
- * 'T' type, 'A', 'D') and `y` the unstaged one ('.', 'M', 'T', 'D'); a
+ * 'T' type, 'A', 'D', 'R' renamed) and `y` the unstaged one ('.', 'M', 'T', 'D'); a
  * conflict has both from git's table ("UU", "AA", "DU", ...) and
  * `unmerged` set. `x` is '?' for an untracked and '!' for an ignored path
  * (a directory's path then ends with '/'). */
@@ -45,6 +54,10 @@ struct wg_status_entry {
 	bool unmerged;
 	unsigned mode_head, mode_index, mode_worktree;   /* 0: absent */
 	struct wg_oid oid_head, oid_index;               /* null when absent */
+	/* a rename (x 'R'): the path it came from (HEAD's mode and id are
+	 * that path's) and git's similarity in percent */
+	char *from;
+	int score;
 	/* a conflict's stages 1-3 (mode 0: absent) */
 	unsigned stage_mode[3];
 	struct wg_oid stage_oid[3];
@@ -54,6 +67,7 @@ struct wg_status {
 	struct wg_status_entry *v;  /* tracked changes by path, then untracked, then ignored */
 	size_t n, alloc;
 	bool refreshed;             /* stat data in the index was brought up to date */
+	size_t rename_limit_needed; /* > 0: renames skipped, the limit that would do (git warns) */
 };
 
 /* The status of the working tree of `repo` against `ix` (its index, whose

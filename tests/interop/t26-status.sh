@@ -96,6 +96,74 @@ for combo in sha1:files sha256:reftable; do
 	every_format "$C conflicts"
 	"$GIT" merge --abort
 
+	# renames staged by git: exact and edited, the same basename and not,
+	# identical sources, empty files, CRLF text, binary, a link, a pair just
+	# under and just over the 50% line; then each rename setting
+	"$GIT" checkout -q main
+	python3 - <<'PY'
+import os, random
+random.seed(7)
+def text(n, tag):
+    return "".join("line %d of %s %d\n" % (i, tag, random.randint(0, 999)) for i in range(n))
+os.makedirs("rn/src/a", exist_ok=True)
+os.makedirs("rn/lib", exist_ok=True)
+for i in range(8):
+    open("rn/src/f%d.c" % i, "w").write(text(40, "f%d" % i))
+open("rn/src/a/util.c", "w").write(text(30, "util"))
+open("rn/lib/util.c", "w").write(text(30, "util2"))
+open("rn/dup1", "w").write("same\n" * 10)
+open("rn/dup2", "w").write("same\n" * 10)
+open("rn/empty1", "w").close()
+open("rn/crlf.txt", "w").write(text(20, "crlf"))
+open("rn/bin.dat", "w").write("\0".join(text(10, "bin").split("\n")))
+PY
+	ln -s f0.c rn/src/link1
+	"$GIT" add rn && "$GIT" commit -qm rename-base
+	python3 - <<'PY'
+import os, random
+random.seed(9)
+def move(p, q, k):
+    s = open(p).read().split("\n")
+    for i in range(k):
+        s[random.randrange(len(s))] = "changed %d" % i
+    os.remove(p)
+    os.makedirs(os.path.dirname(q), exist_ok=True)
+    open(q, "w").write("\n".join(s))
+move("rn/src/f0.c", "rn/moved/f0.c", 2)
+move("rn/src/f1.c", "rn/moved/g1.c", 10)
+move("rn/src/f2.c", "rn/moved/g2.c", 25)
+move("rn/src/f3.c", "rn/src/f3.h", 0)
+os.rename("rn/src/f4.c", "rn/moved/f4.c")
+os.makedirs("rn/x", exist_ok=True)
+os.rename("rn/dup1", "rn/x/dupA")
+os.rename("rn/dup2", "rn/x/dup2")
+os.rename("rn/empty1", "rn/x/e1")
+os.rename("rn/src/a/util.c", "rn/moved/util.c")
+move("rn/lib/util.c", "rn/lib/util2.c", 3)
+s = open("rn/crlf.txt").read().replace("\n", "\r\n")
+os.remove("rn/crlf.txt")
+open("rn/crlf 2.txt", "w").write(s)
+os.rename("rn/bin.dat", "rn/bin2.dat")
+os.remove("rn/src/link1")
+os.symlink("f0.c", "rn/src/link2")
+move("rn/src/f5.c", "rn/src/f5new.c", 20)
+move("rn/src/f6.c", "rn/src/f6new.c", 21)
+PY
+	"$GIT" add -A rn
+	echo edited-after >>rn/moved/f4.c
+	every_format "$C renames"
+	for setting in status.renames=false diff.renames=false status.renameLimit=1 \
+		diff.renameLimit=2; do
+		"$GIT" config "${setting%%=*}" "${setting#*=}"
+		check_same "$C renames, $setting" "'$GIT' status --porcelain=v2" \
+			"'$W' status --porcelain=v2"
+		"$GIT" config --unset "${setting%%=*}"
+	done
+	for flags in --no-renames --find-renames=90 --find-renames=30% --find-renames=.7; do
+		check_same "$C renames, status $flags" "'$GIT' status -s $flags" "'$W' status -s $flags"
+	done
+	"$GIT" reset -q --hard
+
 	# ahead and behind its upstream, then detached, then unborn
 	"$GIT" reset -q --hard origin/main~1 && echo local >local && "$GIT" add local &&
 		"$GIT" commit -qm local

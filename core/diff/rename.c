@@ -1,0 +1,511 @@
+/* Rename detection as git's diffcore-rename does it (see rename.h). */
+#include "diff/rename.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/sort.h"
+
+#define CANDIDATES_PER_DST 4
+#define BINARY_PROBE 8000      /* bytes searched for a NUL: git's FIRST_FEW_BYTES */
+#define CHUNK_HASH_BASE 107927 /* the modulus of git's chunk hash */
+
+/* One chunk value of a file and how many bytes carry it. */
+struct chunk {
+	uint32_t hash;
+	uint32_t bytes;
+};
+
+/* What similarity needs of a file, computed once. */
+struct file_state {
+	bool used;            /* a source already paired */
+	bool sized, counted;
+	size_t size;
+	struct chunk *chunks; /* by hash, each hash once */
+	size_t nchunks;
+};
+
+static int chunk_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct chunk *)a)->hash, y = ((const struct chunk *)b)->hash;
+	return x < y ? -1 : x > y;
+}
+
+/* Cut the content into chunks ending at a newline or after 64 bytes, a
+ * text file's CR before LF left out, and sum the bytes per chunk value
+ * (git's hash_chars: two 32-bit accumulators shifted by 7). */
+static int count_chunks(struct file_state *f, const unsigned char *p, size_t n)
+{
+	bool text = !memchr(p, 0, n < BINARY_PROBE ? n : BINARY_PROBE);
+	struct chunk *v = NULL;
+	size_t nv = 0, alloc = 0;
+	uint32_t a1 = 0, a2 = 0, len = 0;
+
+	for (size_t i = 0; i <= n; i++) {
+		bool end = i == n;
+		if (!end) {
+			uint32_t c = p[i], old1 = a1;
+			if (text && c == '\r' && i + 1 < n && p[i + 1] == '\n')
+				continue;
+			a1 = (a1 << 7) ^ (a2 >> 25);
+			a2 = (a2 << 7) ^ (old1 >> 25);
+			a1 += c;
+			if (++len < 64 && c != '\n')
+				continue;
+		} else if (!len) {
+			break;
+		}
+		if (nv == alloc) {
+			size_t na = alloc ? 2 * alloc : 64;
+			struct chunk *nvv = wg_realloc(v, na * sizeof(*v));
+			if (!nvv) {
+				wg_free(v);
+				return WG_ENOMEM;
+			}
+			v = nvv;
+			alloc = na;
+		}
+		v[nv].hash = (a1 + a2 * 0x61) % CHUNK_HASH_BASE;
+		v[nv].bytes = len;
+		nv++;
+		len = a1 = a2 = 0;
+	}
+	wg_sort(v, nv, sizeof(*v), chunk_cmp);
+	/* one entry per value */
+	size_t w = 0;
+	for (size_t i = 0; i < nv; i++) {
+		if (w && v[w - 1].hash == v[i].hash)
+			v[w - 1].bytes += v[i].bytes;
+		else
+			v[w++] = v[i];
+	}
+	f->chunks = v;
+	f->nchunks = w;
+	f->counted = true;
+	return 0;
+}
+
+static int load(struct wg_odb *odb, const struct wg_rename_file *file, struct file_state *f,
+		bool counts)
+{
+	struct wg_buf data = WG_BUF_INIT;
+	enum wg_object_type type;
+	int err;
+
+	if (!f->sized && !counts) {
+		if ((err = wg_odb_read_header(odb, &file->oid, &type, &f->size)))
+			return err;
+		f->sized = true;
+		return 0;
+	}
+	if (f->counted)
+		return 0;
+	if ((err = wg_odb_read(odb, &file->oid, &type, &data)))
+		return err;
+	f->size = data.len;
+	f->sized = true;
+	err = count_chunks(f, data.data ? data.data : (const unsigned char *)"", data.len);
+	wg_buf_release(&data);
+	return err;
+}
+
+static bool is_regular(unsigned mode)
+{
+	return (mode & 0170000) == 0100000;
+}
+
+/* git's estimate_similarity: 0..MAX_SCORE, 0 when not worth comparing. */
+static int similarity(struct wg_odb *odb, const struct wg_rename_file *s, struct file_state *sf,
+		      const struct wg_rename_file *d, struct file_state *df, int min_score,
+		      int *out)
+{
+	size_t max, base, copied = 0;
+	int err;
+
+	*out = 0;
+	if (!is_regular(s->mode) || !is_regular(d->mode))
+		return 0;
+	if ((err = load(odb, s, sf, false)) || (err = load(odb, d, df, false)))
+		return err;
+	max = sf->size > df->size ? sf->size : df->size;
+	base = sf->size < df->size ? sf->size : df->size;
+	/* a size change this large cannot reach the minimum (base 0 too) */
+	if ((uint64_t)max * (uint64_t)(WG_RENAME_MAX_SCORE - min_score) <
+	    (uint64_t)(max - base) * WG_RENAME_MAX_SCORE)
+		return 0;
+	if ((err = load(odb, s, sf, true)) || (err = load(odb, d, df, true)))
+		return err;
+	/* the bytes of each chunk value the destination has from the source */
+	for (size_t i = 0, j = 0; i < sf->nchunks && j < df->nchunks;) {
+		if (sf->chunks[i].hash < df->chunks[j].hash) {
+			i++;
+		} else if (sf->chunks[i].hash > df->chunks[j].hash) {
+			j++;
+		} else {
+			uint32_t a = sf->chunks[i].bytes, b = df->chunks[j].bytes;
+			copied += a < b ? a : b;
+			i++;
+			j++;
+		}
+	}
+	if (df->size)
+		*out = (int)((uint64_t)copied * WG_RENAME_MAX_SCORE / max);
+	return 0;
+}
+
+/* Do the two paths end in the same file name? (git's basename_same) */
+static bool same_basename(const char *a, const char *b)
+{
+	const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
+	return !strcmp(ba ? ba + 1 : a, bb ? bb + 1 : b);
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+struct candidate {
+	int src, dst;        /* dst -1: an empty slot */
+	int score;
+	int name_score;
+};
+
+/* git's score_compare: empty slots last, then higher scores, then the
+ * same basename first. */
+static int candidate_cmp(const void *a_, const void *b_)
+{
+	const struct candidate *a = a_, *b = b_;
+	if (a->dst < 0)
+		return b->dst >= 0;
+	if (b->dst < 0)
+		return -1;
+	if (a->score == b->score)
+		return b->name_score - a->name_score;
+	return b->score - a->score;
+}
+
+/* Keep a destination's best CANDIDATES_PER_DST (git's record_if_better). */
+static void keep_if_better(struct candidate *m, const struct candidate *c)
+{
+	int worst = 0;
+	for (int i = 1; i < CANDIDATES_PER_DST; i++)
+		if (candidate_cmp(&m[i], &m[worst]) > 0)
+			worst = i;
+	if (candidate_cmp(&m[worst], c) > 0)
+		m[worst] = *c;
+}
+
+struct by_oid {
+	const struct wg_rename_file *files;
+	size_t index;
+};
+
+static int by_oid_cmp(const void *a_, const void *b_)
+{
+	const struct by_oid *a = a_, *b = b_;
+	int c = wg_oid_cmp(&a->files[a->index].oid, &b->files[b->index].oid);
+	return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* The same blob: for each destination in order, among the unused sources
+ * with its id (in source order, at most 100 looked at), the first with the
+ * same basename, else the first. */
+static int exact_pass(const struct wg_rename_file *src, size_t nsrc, struct file_state *ss,
+		      const struct wg_rename_file *dst, size_t ndst, int *src_of, int *score,
+		      const bool *skip_dst, size_t *found)
+{
+	struct by_oid *idx = wg_calloc(nsrc ? nsrc : 1, sizeof(*idx));
+	if (!idx)
+		return WG_ENOMEM;
+	for (size_t i = 0; i < nsrc; i++)
+		idx[i] = (struct by_oid){ src, i };
+	wg_sort(idx, nsrc, sizeof(*idx), by_oid_cmp);
+	for (size_t d = 0; d < ndst; d++) {
+		size_t lo = 0, hi = nsrc;
+		int best = -1, best_score = -1, budget = 100;
+		if (skip_dst[d])
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (wg_oid_cmp(&src[idx[mid].index].oid, &dst[d].oid) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t k = lo; k < nsrc && wg_oid_equal(&src[idx[k].index].oid, &dst[d].oid);
+		     k++) {
+			size_t s = idx[k].index;
+			int sc;
+			if ((!is_regular(src[s].mode) || !is_regular(dst[d].mode)) &&
+			    src[s].mode != dst[d].mode)
+				continue;
+			if (ss[s].used)
+				continue;
+			sc = 1 + same_basename(src[s].path, dst[d].path);
+			if (sc > best_score) {
+				best = (int)s;
+				best_score = sc;
+				if (sc == 2)
+					break;
+			}
+			if (!--budget)
+				break;
+		}
+		if (best >= 0) {
+			src_of[d] = best;
+			score[d] = WG_RENAME_MAX_SCORE;
+			ss[best].used = true;
+			(*found)++;
+		}
+	}
+	wg_free(idx);
+	return 0;
+}
+
+struct name_slot {
+	const char *name;
+	long index;      /* -1: the name is not unique */
+};
+
+static int name_slot_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct name_slot *)a)->name, ((const struct name_slot *)b)->name);
+}
+
+/* Basenames and the one index each belongs to (-1 when several). */
+static struct name_slot *unique_names(size_t *n_out, const struct wg_rename_file *files,
+				      size_t n, const bool *skip)
+{
+	struct name_slot *v = wg_calloc(n ? n : 1, sizeof(*v));
+	size_t w = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!skip[i])
+			v[w++] = (struct name_slot){ basename_of(files[i].path), (long)i };
+	wg_sort(v, w, sizeof(*v), name_slot_cmp);
+	size_t out = 0;
+	for (size_t i = 0; i < w;) {
+		size_t j = i + 1;
+		while (j < w && !strcmp(v[j].name, v[i].name))
+			j++;
+		v[out] = v[i];
+		if (j - i > 1)
+			v[out].index = -1;
+		out++;
+		i = j;
+	}
+	*n_out = out;
+	return v;
+}
+
+static long lookup_name(const struct name_slot *v, size_t n, const char *name, bool *present)
+{
+	struct name_slot key = { name, 0 };
+	const struct name_slot *hit = bsearch(&key, v, n, sizeof(*v), name_slot_cmp);
+	*present = hit != NULL;
+	return hit ? hit->index : -1;
+}
+
+/* A source and a destination whose basenames are unique on both sides
+ * pair when their similarity reaches `min` (git's find_basename_matches). */
+static int basename_pass(struct wg_odb *odb, const struct wg_rename_file *src, size_t nsrc,
+			 struct file_state *ss, const struct wg_rename_file *dst, size_t ndst,
+			 struct file_state *ds, int min, int *src_of, int *score, bool *taken,
+			 size_t *found)
+{
+	struct name_slot *sn, *dn;
+	size_t nsn, ndn;
+	int err = 0;
+
+	bool *used = wg_calloc(nsrc ? nsrc : 1, sizeof(*used));
+	if (!used)
+		return WG_ENOMEM;
+	for (size_t i = 0; i < nsrc; i++)
+		used[i] = ss[i].used;
+	sn = unique_names(&nsn, src, nsrc, used);
+	wg_free(used);
+	if (!sn)
+		return WG_ENOMEM;
+	if (!(dn = unique_names(&ndn, dst, ndst, taken))) {
+		wg_free(sn);
+		return WG_ENOMEM;
+	}
+	for (size_t s = 0; s < nsrc && !err; s++) {
+		bool present;
+		long si, di;
+		int sc;
+		if (ss[s].used)
+			continue;
+		si = lookup_name(sn, nsn, basename_of(src[s].path), &present);
+		di = lookup_name(dn, ndn, basename_of(src[s].path), &present);
+		if (!present || si < 0 || di < 0 || taken[di])
+			continue;
+		if ((err = similarity(odb, &src[s], &ss[s], &dst[di], &ds[di], min, &sc)))
+			break;
+		if (sc < min)
+			continue;
+		src_of[di] = (int)s;
+		score[di] = sc;
+		taken[di] = true;
+		ss[s].used = true;
+		(*found)++;
+	}
+	wg_free(sn);
+	wg_free(dn);
+	return err;
+}
+
+int wg_rename_parse_score(const char *s)
+{
+	uint64_t num = 0, scale = 1;
+	bool dot = false;
+
+	for (;; s++) {
+		if (!dot && *s == '.') {
+			scale = 1;
+			dot = true;
+		} else if (*s == '%') {
+			scale = dot ? scale * 100 : 100;
+			s++;
+			break;
+		} else if (*s >= '0' && *s <= '9') {
+			if (scale < 100000) {
+				scale *= 10;
+				num = num * 10 + (uint64_t)(*s - '0');
+			}
+		} else {
+			break;
+		}
+	}
+	if (*s)
+		return -1;
+	return num >= scale ? WG_RENAME_MAX_SCORE : (int)(WG_RENAME_MAX_SCORE * num / scale);
+}
+
+int wg_detect_renames(struct wg_odb *odb, const struct wg_rename_file *src, size_t nsrc,
+		      const struct wg_rename_file *dst, size_t ndst,
+		      const struct wg_rename_options *opts, int *src_of, int *score,
+		      bool *limited)
+{
+	struct wg_rename_options defaults = WG_RENAME_OPTIONS_INIT;
+	struct file_state *ss = NULL, *ds = NULL;
+	struct candidate *mx = NULL;
+	bool *taken = NULL, *skip_src = NULL;
+	size_t found = 0, live_src = 0, live_dst = 0, rows = 0;
+	int min, err = 0;
+	struct wg_oid empty;
+
+	if (!opts)
+		opts = &defaults;
+	min = opts->min_score > 0 ? opts->min_score : WG_RENAME_DEFAULT_SCORE;
+	if (limited)
+		*limited = false;
+	for (size_t i = 0; i < ndst; i++) {
+		src_of[i] = -1;
+		score[i] = 0;
+	}
+	if (!nsrc || !ndst)
+		return 0;
+	ss = wg_calloc(nsrc, sizeof(*ss));
+	ds = wg_calloc(ndst, sizeof(*ds));
+	taken = wg_calloc(ndst, sizeof(*taken));
+	skip_src = wg_calloc(nsrc, sizeof(*skip_src));
+	if (!ss || !ds || !taken || !skip_src) {
+		err = WG_ENOMEM;
+		goto out;
+	}
+	if (opts->skip_empty) {
+		/* empty files are no candidates on either side */
+		wg_oid_empty_blob(&empty, wg_oid_algo(&dst[0].oid));
+		for (size_t i = 0; i < nsrc; i++)
+			if (wg_oid_equal(&src[i].oid, &empty))
+				ss[i].used = skip_src[i] = true;
+		for (size_t i = 0; i < ndst; i++)
+			if (wg_oid_equal(&dst[i].oid, &empty))
+				taken[i] = true;
+	}
+
+	if ((err = exact_pass(src, nsrc, ss, dst, ndst, src_of, score, taken, &found)))
+		goto out;
+	for (size_t i = 0; i < ndst; i++)
+		if (src_of[i] >= 0)
+			taken[i] = true;
+	if (min >= WG_RENAME_MAX_SCORE)
+		goto out;
+	if ((err = basename_pass(odb, src, nsrc, ss, dst, ndst, ds,
+				 min + (WG_RENAME_MAX_SCORE - min) / 2, src_of, score, taken,
+				 &found)))
+		goto out;
+
+	for (size_t i = 0; i < nsrc; i++)
+		live_src += !ss[i].used;
+	for (size_t i = 0; i < ndst; i++)
+		live_dst += !taken[i];
+	if (!live_src || !live_dst)
+		goto out;
+	if (opts->limit > 0 &&
+	    (uint64_t)live_src * live_dst > (uint64_t)opts->limit * (uint64_t)opts->limit) {
+		if (limited)
+			*limited = true;
+		goto out;
+	}
+
+	/* the matrix: each remaining destination's best sources */
+	if (!(mx = wg_calloc(live_dst * CANDIDATES_PER_DST, sizeof(*mx)))) {
+		err = WG_ENOMEM;
+		goto out;
+	}
+	for (size_t d = 0; d < ndst && !err; d++) {
+		struct candidate *m;
+		if (taken[d])
+			continue;
+		m = &mx[rows++ * CANDIDATES_PER_DST];
+		for (int k = 0; k < CANDIDATES_PER_DST; k++)
+			m[k].dst = -1;
+		for (size_t s = 0; s < nsrc; s++) {
+			struct candidate c;
+			if (ss[s].used)
+				continue;
+			if ((err = similarity(odb, &src[s], &ss[s], &dst[d], &ds[d], min, &c.score)))
+				break;
+			c.name_score = same_basename(src[s].path, dst[d].path);
+			c.dst = (int)d;
+			c.src = (int)s;
+			keep_if_better(m, &c);
+		}
+	}
+	if (err)
+		goto out;
+	wg_sort(mx, rows * CANDIDATES_PER_DST, sizeof(*mx), candidate_cmp);
+	for (size_t i = 0; i < rows * CANDIDATES_PER_DST; i++) {
+		if (mx[i].dst < 0 || mx[i].score < min)
+			break;
+		if (taken[mx[i].dst] || ss[mx[i].src].used)
+			continue;
+		src_of[mx[i].dst] = mx[i].src;
+		score[mx[i].dst] = mx[i].score;
+		taken[mx[i].dst] = true;
+		ss[mx[i].src].used = true;
+		found++;
+	}
+out:
+	if (ss)
+		for (size_t i = 0; i < nsrc; i++)
+			wg_free(ss[i].chunks);
+	if (ds)
+		for (size_t i = 0; i < ndst; i++)
+			wg_free(ds[i].chunks);
+	wg_free(ss);
+	wg_free(ds);
+	wg_free(taken);
+	wg_free(skip_src);
+	wg_free(mx);
+	return err;
+}

@@ -1,0 +1,59 @@
+/* Rename detection: which added path is a deleted one moved (and maybe
+ * edited), as git's diffcore-rename decides it, so that status and diffs
+ * pair the same files with the same scores as git.
+ *
+ * In git's order: exact renames first (the same blob; among several
+ * sources the first unused one, preferring the same basename); then, for
+ * sources and destinations whose basename is unique on both sides, a
+ * pair at least halfway between the minimum score and 100%; then the
+ * full matrix of similarities (each destination's four best sources,
+ * best scores first, a source used once), unless it would exceed the
+ * rename limit squared. Similarity is git's: the bytes of the
+ * destination that come from the source, counted over chunks of a line
+ * (or 64 bytes) by hash, CR of CRLF ignored in text, over the larger
+ * size; only regular files are compared inexactly.
+ *
+ * Not here (yet): copies (-C), break detection (-B), directory-rename
+ * guesses (merge only), and the "diff" attribute's binary flag (binary is
+ * a NUL in the first 8000 bytes). */
+#ifndef WG_DIFF_RENAME_H
+#define WG_DIFF_RENAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hash/oid.h"
+#include "odb/odb.h"
+
+#define WG_RENAME_MAX_SCORE 60000
+#define WG_RENAME_DEFAULT_SCORE 30000   /* 50% */
+
+struct wg_rename_file {
+	const char *path;
+	unsigned mode;
+	struct wg_oid oid;
+};
+
+struct wg_rename_options {
+	int min_score;        /* 0..WG_RENAME_MAX_SCORE; 0: the default (50%) */
+	int limit;            /* the rename limit; <= 0: none */
+	bool skip_empty;      /* empty files are no candidates (diff's rename_empty off) */
+};
+#define WG_RENAME_OPTIONS_INIT { WG_RENAME_DEFAULT_SCORE, 1000, false }
+
+/* A similarity as -M<n> gives it: git's digits as a fraction ("5" and
+ * "50" are 50%, "055" 5.5%, "50%" and "0.5" too), capped at 100%; -1
+ * when anything follows. */
+int wg_rename_parse_score(const char *s);
+
+/* Pair deleted files `src` with added files `dst` (each in path order).
+ * For each destination i, src_of[i] gets its source's index or -1, and
+ * score[i] its score (0..WG_RENAME_MAX_SCORE). *limited is set when the
+ * inexact pass was skipped for the limit (git's warning then). Blobs are
+ * read from `odb`. */
+int wg_detect_renames(struct wg_odb *odb, const struct wg_rename_file *src, size_t nsrc,
+		      const struct wg_rename_file *dst, size_t ndst,
+		      const struct wg_rename_options *opts, int *src_of, int *score,
+		      bool *limited);
+
+#endif
