@@ -112,6 +112,31 @@ static int worktree_state(struct walker *w, struct wg_index_entry *e, struct wg_
 	return 0;
 }
 
+static int intent_to_add_state(struct walker *w, const struct wg_index_entry *e,
+			       struct wg_status_entry *out, const struct wg_index_entry *h)
+{
+	struct stat s;
+	const char *full;
+
+	out->x = h ? 'D' : '.';
+	if (!wg_workdir_leading_unsafe(w->wd, e->path) &&
+	    (full = wg_workdir_path(w->wd, e->path)) && !wg_fs_lstat(full, &s) &&
+	    !S_ISDIR(s.st_mode)) {
+		out->y = 'A';
+		out->mode_worktree = mode_of(w->wd, &s, e->mode);
+		return 0;
+	}
+	/* the file is gone: a deletion of what the entry holds */
+	out->y = 'D';
+	out->mode_index = e->mode;
+	out->oid_index = e->oid;
+	if (!h) {
+		out->mode_head = e->mode;
+		out->oid_head = e->oid;
+	}
+	return 0;
+}
+
 static int tracked(struct walker *w, const struct wg_index *head)
 {
 	struct wg_index *ix = w->ix;
@@ -169,6 +194,14 @@ static int tracked(struct walker *w, const struct wg_index *head)
 			continue;
 		}
 		i++;
+		if (e->flags & WG_INDEX_INTENT_TO_ADD) {
+			/* intent to add (add -N): invisible as a staged change,
+			 * a new file in the working tree (git's
+			 * ita_invisible_in_index) */
+			if ((err = intent_to_add_state(w, e, out, c ? NULL : h)))
+				break;
+			continue;
+		}
 		out->mode_index = e->mode;
 		out->oid_index = e->oid;
 		if (c)

@@ -14,9 +14,10 @@
  * diff.renameLimit), the deleted path folded into the added one.
  *
  * Not yet: renames between the index and the working tree (git finds
- * them only for intent-to-add entries), copies, submodule states (a
- * gitlink is compared by its directory only), and intent-to-add entries
- * shown as such. */
+ * them only for intent-to-add entries), copies, and submodule states (a
+ * gitlink is compared by its directory only). An intent-to-add entry
+ * (add -N) is no staged change and a new file in the working tree ('.A'),
+ * or '.D' when its file is gone, as git shows it. */
 #ifndef WG_WORKTREE_STATUS_H
 #define WG_WORKTREE_STATUS_H
 

@@ -164,6 +164,11 @@ PY
 	done
 	"$GIT" reset -q --hard
 
+	# intent to add (git add -N): a new file not staged yet, one whose file is gone
+	echo ita >ita-new && echo ita2 >ita-gone && "$GIT" add -N ita-new ita-gone && rm ita-gone
+	every_format "$C intent-to-add"
+	"$GIT" rm -q --cached ita-new ita-gone && rm -f ita-new
+
 	# ahead and behind its upstream, then detached, then unborn
 	"$GIT" reset -q --hard origin/main~1 && echo local >local && "$GIT" add local &&
 		"$GIT" commit -qm local
