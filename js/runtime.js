@@ -147,6 +147,53 @@ function fixSymlinks(m) {
       throw new FS.ErrnoError(NODEFS.convertNodeCode(e));
     }
   };
+  oneStatPerLookup(m, NODEFS);
+}
+
+// The glue's NODEFS takes two lstat() of the host for every path it meets
+// the first time: one to make the node (lookup), one for the stat() that
+// follows. A working tree's status is one stat() per file, so half of its
+// time went there. The lookup's stat is kept and used by a getattr() of
+// the same node that comes next, with no other NODEFS call in between
+// (every other operation drops it), so no stat can be stale.
+function oneStatPerLookup(m, NODEFS) {
+  const { FS } = m;
+  const ops = NODEFS.node_ops;
+  let kept = null;   // { node, stat }
+  for (const table of [NODEFS.node_ops, NODEFS.stream_ops]) {
+    for (const [name, fn] of Object.entries(table)) {
+      if (typeof fn !== 'function' || (table === ops && (name === 'lookup' || name === 'getattr'))) continue;
+      table[name] = function dropKept(...args) {
+        kept = null;
+        return fn.apply(this, args);
+      };
+    }
+  }
+  ops.lookup = (parent, name) => {
+    kept = null;
+    let stat;
+    try {
+      stat = node.fs.lstatSync(`${NODEFS.realPath(parent)}/${name}`);
+    } catch (e) {
+      if (!e.code) throw e;
+      throw new FS.ErrnoError(NODEFS.convertNodeCode(e));
+    }
+    const made = NODEFS.createNode(parent, name, stat.mode);
+    kept = { node: made, stat };
+    return made;
+  };
+  const getattr = ops.getattr;
+  ops.getattr = (n) => {
+    const k = kept;
+    kept = null;
+    if (!k || k.node !== n) return getattr(n);
+    const { stat } = k;
+    return {
+      dev: stat.dev, ino: stat.ino, mode: stat.mode, nlink: stat.nlink, uid: stat.uid,
+      gid: stat.gid, rdev: stat.rdev, size: stat.size, atime: stat.atime, mtime: stat.mtime,
+      ctime: stat.ctime, blksize: stat.blksize, blocks: stat.blocks,
+    };
+  };
 }
 
 // --- progress -------------------------------------------------------------------------
