@@ -1,4 +1,4 @@
-/* Refspecs (core/remote/refspec.c): the input is "<refspec>\n<refname>";
+/* Refspecs (core/refs/refspec.c): the input is "<refspec>\n<refname>";
  * the refspec is parsed and, when valid, mapped over the name. */
 #include "fuzz.h"
 
