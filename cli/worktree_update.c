@@ -48,6 +48,7 @@ int cli_show_local_changes(struct wg_repo *repo, struct wg_index *ix, const stru
 	int err;
 
 	so.untracked = WG_UNTRACKED_NO;
+	so.renames = 0;   /* the list as t25 checks it against git: no rename pairs */
 	if ((err = wg_status_collect(&st, repo, ix, tree, &so)))
 		return err;
 	for (size_t i = 0; i < st->n; i++) {
