@@ -80,6 +80,11 @@ static int finish_clone(struct wg_remote_op *op, bool checkout)
 	int rc;
 	if (checkout && wg_clone_worktree_staged(op) && (rc = checkout_head(wg_clone_repo(op))))
 		return rc;
+	/* a signal during the checkout: not published, the clone goes */
+	if (cli_remote_interrupted()) {
+		cli_fatal("interrupted by signal %d", cli_remote_interrupted());
+		return 128 + cli_remote_interrupted();
+	}
 	return wg_clone_publish(op) ? cli_fatal_core() : 0;
 }
 
@@ -164,6 +169,9 @@ int cmd_clone(int argc, char **argv)
 	if (!progress.quiet)
 		fprintf(stderr, "Cloning into %s'%s'...\n", o.bare || o.mirror ? "bare repository " : "",
 			dir);
+	/* caught from here to the end, so that a signal never ends the
+	 * process between the transfer and the clone's own cleanup */
+	cli_interrupt_catch();
 	if (!(err = wg_clone_new(&op, url, dir, &o)))
 		err = cli_remote_run(op, shown);
 	if (!err && !progress.quiet && wg_clone_was_empty(op))
@@ -174,10 +182,12 @@ int cmd_clone(int argc, char **argv)
 		wg_remote_op_free(op);
 		free(made);
 		wg_free(shown);
+		cli_interrupt_release();
 		return cli_remote_interrupted() ? 128 + cli_remote_interrupted() : 128;
 	}
 	err = finish_clone(op, checkout && !wg_clone_was_empty(op));
 	wg_remote_op_free(op);
+	cli_interrupt_release();
 	free(made);
 	wg_free(shown);
 	return err;

@@ -14,8 +14,16 @@
 
 /* SIGINT/SIGTERM during a network operation: the transfer stops at the
  * next chance, the operation is freed (which undoes it: a clone removes
- * its directory), and the command exits as killed by that signal. */
+ * its directory), and the command exits with 128 + the signal.
+ *
+ * Once a signal has come, the handler stays: timeout(1) and a terminal
+ * send it to the whole process group, so the same signal can arrive
+ * twice, the second time while the first one's cleanup runs; the default
+ * action then would kill the process half way through removing what the
+ * operation made. */
 static volatile sig_atomic_t interrupted;
+static struct sigaction old_int, old_term;
+static int catch_depth;
 
 static void on_signal(int sig)
 {
@@ -30,6 +38,27 @@ static int cancelled(void)
 int cli_remote_interrupted(void)
 {
 	return interrupted;
+}
+
+void cli_interrupt_catch(void)
+{
+	struct sigaction sa;
+
+	if (catch_depth++)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;   /* no SA_RESTART: blocked calls return EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+}
+
+void cli_interrupt_release(void)
+{
+	if (--catch_depth || interrupted)
+		return;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 }
 
 struct body_sink {
@@ -52,17 +81,12 @@ int cli_remote_run(struct wg_remote_op *op, const char *url)
 {
 	struct http_client *client = NULL;
 	const struct wg_http_request *req;
-	struct sigaction sa, old_int, old_term;
 	int err;
 
 	if ((err = http_client_new(&client, url)))
 		return err;
 	http_client_set_cancel(client, cancelled);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;   /* no SA_RESTART: blocked calls return EINTR */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_interrupt_catch();
 	while (!(err = wg_remote_op_next_request(op, &req))) {
 		struct http_request hr = HTTP_REQUEST_INIT;
 		const struct http_response *resp;
@@ -90,8 +114,7 @@ int cli_remote_run(struct wg_remote_op *op, const char *url)
 			break;
 	}
 	http_client_free(client);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_interrupt_release();
 	if (interrupted && err != WG_ITEROVER)
 		err = wg_error_set(WG_EIO, "interrupted by signal %d", (int)interrupted);
 	return err == WG_ITEROVER ? 0 : err;

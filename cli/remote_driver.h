@@ -14,6 +14,14 @@ int cli_remote_run(struct wg_remote_op *op, const char *url);
  * then exits with 128 + it, after freeing its operation. */
 int cli_remote_interrupted(void);
 
+/* Catch SIGINT and SIGTERM (cli_remote_interrupted tells which came)
+ * until the matching release; nested pairs are one. A command that must
+ * not die half way between its network part and its own cleanup (clone:
+ * the checkout and the publishing rename) catches around the whole. After
+ * a signal the handler stays until the process exits. */
+void cli_interrupt_catch(void);
+void cli_interrupt_release(void);
+
 struct cli_progress {
 	bool quiet;
 };

@@ -379,4 +379,27 @@ for proto in v2 v0; do
 	WEBGIT_HTTP_TIMEOUT=30 killed_case "$t/stall-mid-pack, interrupted" "$base/stall-mid-pack/$repo.git" INT 3
 done
 
+# A signal that comes again while the first one's cleanup runs (timeout(1)
+# and a terminal signal the whole process group, so a command can get the
+# same signal twice): a burst of SIGINTs into a clone busy
+# with an endless stream must still leave nothing behind.
+signal_burst_case() {
+	local name=$1 u=$2 pid st
+	rm -rf target
+	"$W" clone -q "$u" target </dev/null >"$RES/out" 2>"$RES/err" &
+	pid=$!
+	sleep 3
+	# as fast as the shell can, until well after the process is gone (a
+	# zombie still takes the signal), to cover its whole cleanup
+	for _ in $(seq 5000); do kill -INT "$pid" 2>/dev/null || break; done
+	wait "$pid"
+	st=$?
+	check_output "$name: webgit stopped on SIGINT (status 130)" 130 echo "$st"
+	check_fail "$name: ...without a sanitizer report" grep -Eq 'Sanitizer|runtime error:' "$RES/err"
+	check_fail "$name: ...leaving no target directory" test -e target
+	check_same "$name: ...and no other new file in the sandbox" "cat '$RES/baseline'" listing
+	rm -rf target
+}
+signal_burst_case "$repo/v2/endless-keepalive, SIGINT burst" "$URL/endless-keepalive/$repo.git"
+
 check "the server logged no internal error" sh -c '! grep -q " ERROR " "$1"' sh "$HS/log"
