@@ -864,6 +864,17 @@ static int write_ref_record(struct write_arg *a, struct wg_reftable_writer *w,
 	return wg_reftable_writer_add_ref(w, &rec);
 }
 
+/* An update that would store the value the ref already has: git's
+ * reftable backend drops it, so it writes neither a record nor a reflog
+ * entry (HEAD's log-only entry for it, a separate update, still is). */
+static bool is_noop(const struct wg_ref_update *u)
+{
+	const struct rt_update *s = u->backend_data;
+	return !u->new_target && !(u->flags & (WG_REF_LOG_ONLY | WG_REF_DELETING)) &&
+	       (u->flags & WG_REF_HAVE_NEW) && s->exists && !s->raw.symbolic &&
+	       !u->current_symbolic && wg_oid_equal(&u->current, &u->new_oid);
+}
+
 /* The reflog entry for `u`, as the files backend would append it. */
 static int write_log_record(struct write_arg *a, struct wg_reftable_writer *w,
 			    const struct wg_ref_update *u, uint64_t ui)
@@ -924,11 +935,12 @@ static int write_transaction(struct wg_reftable_writer *w, void *payload)
 	/* Refs then logs, each in name order (the updates are sorted). */
 	for (size_t i = 0; i < tx->nr && !err; i++) {
 		const struct wg_ref_update *u = tx->updates[i];
-		if (!(u->flags & WG_REF_LOG_ONLY) && (u->flags & WG_REF_HAVE_NEW))
+		if (!(u->flags & WG_REF_LOG_ONLY) && (u->flags & WG_REF_HAVE_NEW) && !is_noop(u))
 			err = write_ref_record(a, w, u, ui);
 	}
 	for (size_t i = 0; i < tx->nr && !err; i++)
-		err = write_log_record(a, w, tx->updates[i], ui);
+		if (!is_noop(tx->updates[i]))
+			err = write_log_record(a, w, tx->updates[i], ui);
 	return err;
 }
 

@@ -12,6 +12,7 @@
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/sort.h"
 #include "worktree/index_tree.h"
 #include "worktree/workdir.h"
 
@@ -610,9 +611,11 @@ int wg_status_collect(struct wg_status **out, struct wg_repo *repo, struct wg_in
 			w.st->v[i] = t;
 			nuntracked++;
 		}
-	qsort(w.st->v + ntracked, nuntracked, sizeof(*w.st->v), entry_cmp);
-	qsort(w.st->v + ntracked + nuntracked, w.st->n - ntracked - nuntracked, sizeof(*w.st->v),
-	      entry_cmp);
+	if (w.st->n) {   /* an empty status has no array to point into */
+		wg_sort(w.st->v + ntracked, nuntracked, sizeof(*w.st->v), entry_cmp);
+		wg_sort(w.st->v + ntracked + nuntracked, w.st->n - ntracked - nuntracked,
+			sizeof(*w.st->v), entry_cmp);
+	}
 out:
 	wg_buf_release(&w.path);
 	wg_index_free(head);
