@@ -75,6 +75,17 @@ int cli_write_stdout(const void *data, size_t len);
 /* Read all of a stream into buf. */
 int cli_read_stream(FILE *f, struct wg_buf *buf);
 
+/* "Name <email> <time> <tz>" for who = "AUTHOR" or "COMMITTER", from
+ * GIT_<who>_NAME/EMAIL/DATE, else user.name/user.email (EMAIL), as git
+ * does; prints git's fatal error and returns 128 when unknown. cli/ident.c */
+int cli_ident(struct wg_buf *out, struct wg_repo *repo, const char *who);
+/* A commit's subject as git's %s gives it (the first paragraph's lines
+ * joined by spaces), appended to out; and "<msg> <abbrev> <subject>\n"
+ * on f. cli/commit_subject.c */
+int cli_commit_subject(struct wg_buf *out, struct wg_repo *repo, const struct wg_oid *oid);
+void cli_describe_commit(FILE *f, struct wg_repo *repo, const char *msg,
+			 const struct wg_oid *oid);
+
 int cmd_init(int argc, char **argv);
 int cmd_hash_object(int argc, char **argv);
 int cmd_cat_file(int argc, char **argv);
@@ -106,5 +117,15 @@ int cmd_ls_remote(int argc, char **argv);
 int cmd_clone(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);
 int cmd_push(int argc, char **argv);
+int cmd_commit(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
+/* The current directory below the working tree workdir ("" or "a/b/"):
+ * what a command's paths are relative to. cli/cmd_add.c */
+int cli_cwd_prefix(struct wg_buf *out, const char *workdir);
+
+int cmd_add(int argc, char **argv);
+int cmd_rm(int argc, char **argv);
+int cmd_mv(int argc, char **argv);
 
 #endif

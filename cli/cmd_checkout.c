@@ -9,7 +9,6 @@
 #include "cli.h"
 #include "remote_driver.h"
 #include "index/index.h"
-#include "object/commit.h"
 #include "refs/refname.h"
 #include "repo/revparse.h"
 #include "util/alloc.h"
@@ -23,55 +22,6 @@ struct co_args {
 	const char *new_branch;  /* -b / -c */
 	const char *target;      /* the argument as given, or NULL */
 };
-
-/* The subject of a commit as git's oneline format gives it: the first
- * paragraph's lines joined with spaces. */
-static int subject(struct wg_buf *out, struct wg_repo *repo, const struct wg_oid *oid)
-{
-	struct wg_buf data = WG_BUF_INIT;
-	struct wg_commit c;
-	enum wg_object_type type;
-	const char *p;
-	int err;
-
-	if ((err = wg_odb_read(wg_repo_odb(repo), oid, &type, &data)))
-		return err;
-	if ((err = wg_commit_parse(&c, wg_repo_algo(repo), data.data, data.len))) {
-		wg_buf_release(&data);
-		return err;
-	}
-	p = c.message;
-	while (*p == '\n')
-		p++;
-	while (*p && !err) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		bool blank = true;
-		for (size_t i = 0; i < n; i++)
-			if (p[i] != ' ' && p[i] != '\t')
-				blank = false;
-		if (blank)
-			break;
-		if (out->len)
-			err = wg_buf_addch(out, ' ');
-		if (!err)
-			err = wg_buf_add(out, p, n);
-		p += n + (nl ? 1 : 0);
-	}
-	wg_commit_release(&c);
-	wg_buf_release(&data);
-	return err;
-}
-
-static void describe(struct wg_repo *repo, const char *msg, const struct wg_oid *oid)
-{
-	struct wg_buf s = WG_BUF_INIT;
-	char ab[WG_MAX_HEXSZ + 1];
-	cli_abbrev(ab, repo, oid);
-	subject(&s, repo, oid);
-	fprintf(stderr, "%s %s %s\n", msg, ab, wg_buf_cstr(&s));
-	wg_buf_release(&s);
-}
 
 /* git's report_tracking: where the branch stands against its upstream
  * (stdout). Nothing when it has none. */
@@ -116,7 +66,7 @@ static void report(struct wg_repo *repo, const struct co_args *a, const struct w
 {
 	const char *new_name = a->target ? a->target : "HEAD";
 	if (!in->old_branch && in->has_old && !wg_oid_equal(&in->old_commit, &in->new_commit))
-		describe(repo, "Previous HEAD position was", &in->old_commit);
+		cli_describe_commit(stderr, repo, "Previous HEAD position was", &in->old_commit);
 	if (!in->new_branch_ref) {
 		if (in->old_branch && !a->detach)
 			fprintf(stderr,
@@ -137,7 +87,7 @@ static void report(struct wg_repo *repo, const struct co_args *a, const struct w
 				"\n"
 				"Turn off this advice by setting config variable advice.detachedHead to false\n"
 				"\n", new_name);
-		describe(repo, "HEAD is now at", &in->new_commit);
+		cli_describe_commit(stderr, repo, "HEAD is now at", &in->new_commit);
 	} else if (in->old_branch && !strcmp(in->old_branch, in->new_branch_ref)) {
 		fprintf(stderr, in->created && in->existed ? "Reset branch '%s'\n"
 							   : "Already on '%s'\n",

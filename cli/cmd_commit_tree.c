@@ -1,6 +1,5 @@
 /* webgit commit-tree: create a commit object (git commit-tree). */
 #include <stdlib.h>
-#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -10,90 +9,18 @@
 #include "repo/revparse.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "worktree/commit_index.h"
 
-/* Build "Name <email> <time> <tz>" for "AUTHOR" or "COMMITTER". */
-static int make_ident(struct wg_buf *out, struct wg_repo *repo, const char *who)
-{
-	char var[32];
-	const char *name, *email, *date;
-	snprintf(var, sizeof(var), "GIT_%s_NAME", who);
-	name = getenv(var);
-	snprintf(var, sizeof(var), "GIT_%s_EMAIL", who);
-	email = getenv(var);
-	snprintf(var, sizeof(var), "GIT_%s_DATE", who);
-	date = getenv(var);
-	if (!name && wg_repo_config_get(repo, "user.name", &name))
-		name = NULL;
-	if (!email && wg_repo_config_get(repo, "user.email", &email))
-		email = getenv("EMAIL");
-	wg_error_clear();
-	if (!name || !*name || !email)
-		return cli_fatal("%s identity unknown: set user.name and user.email in the "
-				 "config, or GIT_%s_NAME and GIT_%s_EMAIL",
-				 who[0] == 'A' ? "Author" : "Committer", who, who);
-	if (wg_ident_format(out, name, email, date))
-		return cli_fatal_core();
-	return 0;
-}
-
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
-static size_t utf8_sequence(const unsigned char *s, size_t len)
-{
-	size_t n, i;
-	uint32_t cp;
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n > len)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || (cp & 0xfffe) == 0xfffe)
-		return 0;
-	return n;
-}
-
-/* git commit-tree stores messages as UTF-8 unless an encoding is set: any
- * byte that is not part of valid UTF-8 is taken as Latin-1 and converted,
- * with git's warning. */
+/* git commit-tree stores messages as UTF-8 unless an encoding is set
+ * (worktree/commit_index.h), with git's warning when it converted. */
 static int force_utf8(struct wg_buf *msg)
 {
-	struct wg_buf out = WG_BUF_INIT;
-	size_t i = 0, n;
-	bool changed = false;
-	int err = 0;
-	while (i < msg->len && !err) {
-		n = utf8_sequence(msg->data + i, msg->len - i);
-		if (n) {
-			err = wg_buf_add(&out, msg->data + i, n);
-			i += n;
-			continue;
-		}
-		changed = true;
-		if (!(err = wg_buf_addch(&out, 0xc0 | (msg->data[i] >> 6))))
-			err = wg_buf_addch(&out, 0x80 | (msg->data[i] & 0x3f));
-		i++;
-	}
-	if (!err && changed) {
-		fprintf(stderr, "warning: commit message did not conform to UTF-8.\n"
+	bool changed;
+	int err = wg_commit_message_utf8(msg, &changed);
+	if (!err && changed)
+		fprintf(stderr, "Warning: commit message did not conform to UTF-8.\n"
 			"You may want to amend it after fixing the message, or set the config\n"
 			"variable i18n.commitEncoding to the encoding your project uses.\n");
-		wg_buf_release(msg);
-		*msg = out;
-		return 0;
-	}
-	wg_buf_release(&out);
 	return err;
 }
 
@@ -180,14 +107,14 @@ int cmd_commit_tree(int argc, char **argv)
 		}
 		wg_error_clear();
 	}
-	if ((rc = make_ident(&ident, repo, "AUTHOR")))
+	if ((rc = cli_ident(&ident, repo, "AUTHOR")))
 		goto done;
 	if (wg_commit_set_author(&commit, (const char *)ident.data)) {
 		rc = cli_fatal_core();
 		goto done;
 	}
 	wg_buf_reset(&ident);
-	if ((rc = make_ident(&ident, repo, "COMMITTER")))
+	if ((rc = cli_ident(&ident, repo, "COMMITTER")))
 		goto done;
 	if (wg_commit_set_committer(&commit, (const char *)ident.data) ||
 	    wg_commit_set_message(&commit, msg.data, msg.len) ||

@@ -34,6 +34,15 @@ static const struct cli_command commands[] = {
 	  "[-b | --branch] [-z] [-u<mode>] [--ignored]" },
 	{ "switch", cmd_switch, "webgit switch [-q] [-f | --discard-changes] [-d | --detach] "
 	  "[-c | -C <new-branch>] [<branch> | <commit>]" },
+	{ "add", cmd_add, "webgit add [-n] [-v] [-f] [-A | -u | --no-all] [-N] [--] [<pathspec>...]" },
+	{ "rm", cmd_rm, "webgit rm [-f] [-n] [-r] [--cached] [-q] [--] <pathspec>..." },
+	{ "mv", cmd_mv, "webgit mv [-f] [-n] [-k] [-v] <source>... <destination>" },
+	{ "commit", cmd_commit, "webgit commit [-q] [-a] [--amend] [--allow-empty] "
+	  "[--allow-empty-message] [--author=<author>] (-m <msg> | -F <file>)..." },
+	{ "reset", cmd_reset, "webgit reset [--soft | --mixed | --hard] [-q] [<commit>] | "
+	  "reset [<tree-ish>] [--] <pathspec>..." },
+	{ "restore", cmd_restore, "webgit restore [-S | --staged] [-W | --worktree] "
+	  "[-s <tree> | --source=<tree>] [--] <pathspec>..." },
 	{ "write-tree", cmd_write_tree, "webgit write-tree" },
 	{ "mktree", cmd_mktree, "webgit mktree [-z] [--missing]" },
 	{ "commit-tree", cmd_commit_tree, "webgit commit-tree <tree> [(-p <parent>)...] "

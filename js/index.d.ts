@@ -256,6 +256,12 @@ export function updateRef(options: RepoOptions & {
 export function commit(options: RepoOptions & {
   ref?: string; tree: string; parents?: string[]; message: string; author: Ident; committer?: Ident;
 }): Promise<string>;
+/** `git commit` of the index on HEAD (git's message cleanup; amend replaces
+ * HEAD's commit, keeping its message and author unless given); nothing to
+ * commit is "EEXISTS" unless allowEmpty. Its id. */
+export function commit(options: RepoOptions & {
+  tree?: undefined; message?: string; author: Ident; committer?: Ident; amend?: boolean; allowEmpty?: boolean;
+}): Promise<string>;
 
 export interface FetchUpdate {
   /** " " fast-forward, "+" forced, "*" new, "-" pruned, "=" unchanged */
@@ -327,9 +333,9 @@ export function switchBranch(options: SwitchOptions & {
 }): Promise<HeadState>;
 
 /** A change letter of git status --porcelain=v2: "." none, "M" modified,
- * "T" type changed, "A" added, "D" deleted, "U" unmerged, "?" untracked,
- * "!" ignored. */
-export type StatusLetter = '.' | 'M' | 'T' | 'A' | 'D' | 'U' | '?' | '!';
+ * "T" type changed, "A" added, "D" deleted, "R" renamed, "U" unmerged,
+ * "?" untracked, "!" ignored. */
+export type StatusLetter = '.' | 'M' | 'T' | 'A' | 'D' | 'R' | 'U' | '?' | '!';
 
 export interface StatusEntry {
   /** Relative to the top of the working tree; an untracked or ignored directory ends with "/". */
@@ -347,14 +353,26 @@ export interface StatusEntry {
   worktreeMode: number;
   headOid: string | null;
   indexOid: string | null;
-  /** A rename's source (not detected yet: always null). */
+  /** A staged rename's source (index "R"; headMode and headOid are its), else null. */
   from: string | null;
+  /** A rename's similarity in percent. */
+  score?: number;
 }
 
 /** `git status`: the paths that differ, tracked first, then untracked, then ignored. */
 export function status(options: RepoOptions & {
   untracked?: 'no' | 'normal' | 'all'; ignored?: boolean;
 }): Promise<StatusEntry[]>;
+
+/** `git add <paths>` (none: everything, as `git add -A`): pathspecs,
+ * directories, deletions; update: `-u`; force: ignored files too
+ * (otherwise naming one rejects with "EINVALID" after the rest is staged). */
+export function add(options: RepoOptions & { paths?: string | string[]; force?: boolean; update?: boolean }): Promise<void>;
+
+/** `git rm [--cached] [-r] [-f] <paths>`; local changes refuse it ("EEXISTS") unless force. */
+export function remove(options: RepoOptions & {
+  paths: string | string[]; cached?: boolean; recursive?: boolean; force?: boolean;
+}): Promise<void>;
 
 /** A working-tree file's bytes (a symbolic link: its target); "ENOTFOUND"
  * when absent, "EINVALID" for a path into .git, out of the tree or through a link. */

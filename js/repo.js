@@ -266,13 +266,20 @@ export async function updateRef({ dir, ref, oid, oldOid, message = null, committ
 }
 
 /**
- * Make a commit of `tree` on `ref` (default HEAD, i.e. the current branch),
- * its parent being the ref's current commit unless `parents` is given, and
- * move the ref there if nobody moved it meanwhile. Returns the new id.
+ * `git commit`: without `tree`, the index becomes a commit on HEAD (git's
+ * message cleanup; amend replaces HEAD's commit, keeping its message when
+ * none is given and its author when none is given; allowEmpty as
+ * --allow-empty; nothing to commit is EEXISTS). With `tree`: a commit of
+ * that tree on `ref` (default HEAD, i.e. the current branch), its parent
+ * being the ref's current commit unless `parents` is given, and the ref
+ * moved there if nobody moved it meanwhile. Returns the new id.
  */
 export async function commit({
-  dir, ref = 'HEAD', tree, parents, message, author, committer,
+  dir, ref = 'HEAD', tree, parents, message, author, committer, amend = false, allowEmpty = false,
 } = {}) {
+  if (tree === undefined) {
+    return commitIndex({ dir, message, author, committer, amend, allowEmpty });
+  }
   if (typeof message !== 'string') throw makeError('EINVALID', 'message is required');
   if (parents !== undefined && parents !== null && !Array.isArray(parents)) {
     throw makeError('EINVALID', 'parents must be an array of commit ids');
@@ -293,6 +300,23 @@ export async function commit({
     if (oid === null) throw lastError();
     const kind = current ? 'commit' : 'commit (initial)';
     updateRefIn(repo, ref, oid, current || '', `${kind}: ${subject(message)}`, ident);
+    return oid;
+  });
+}
+
+async function commitIndex({ dir, message, author, committer, amend, allowEmpty }) {
+  if (typeof message !== 'string' && !(amend && message === undefined)) {
+    throw makeError('EINVALID', 'message is required');
+  }
+  return withRepo(dir, { write: true }, (repo) => {
+    const who = author ? identText(author, 'author') : null;
+    const by = committer ? identText(committer, 'committer') : who;
+    if (!by) throw makeError('EINVALID', 'author (or committer) is required');
+    const bytes = typeof message === 'string' ? utf8in.encode(message) : null;
+    const call = (m, len) => withStrings([who, by], (a, c) =>
+      str(M._wgjs_commit_index(repo, m, len, a, c, amend ? 1 : 0, allowEmpty ? 1 : 0)));
+    const oid = bytes ? withBytes(bytes, call) : call(0, 0);
+    if (oid === null) throw lastError();
     return oid;
   });
 }

@@ -107,9 +107,10 @@ const UNTRACKED = { no: 0, normal: 1, all: 2 };
  * git's porcelain v2: '.' none, 'M' modified, 'T' type changed, 'A' added,
  * 'D' deleted ('U', 'A', 'D' in git's pairs for a conflict); an untracked
  * path has '?' in both, an ignored one '!' (a directory's path ends in
- * '/'). Modes are numbers (0: absent), ids null when absent. `from` is
- * the rename source (always null for now: renames are a deletion and an
- * addition). untracked: 'no' | 'normal' (a new directory as one entry,
+ * '/'). Modes are numbers (0: absent), ids null when absent. A staged
+ * rename (index 'R', found as git status finds it) has `from`, the path
+ * it came from (headMode and headOid are that path's), and `score`, the
+ * similarity in percent; `from` is null otherwise. untracked: 'no' | 'normal' (a new directory as one entry,
  * git's default) | 'all'. Stat data refreshed by the walk is written back
  * to the index, as git status does.
  */
@@ -118,7 +119,7 @@ export async function status({ dir, untracked = 'normal', ignored = false } = {}
   return withRepo(dir, {}, (repo, state) => {
     const { data } = takeObject(M._wgjs_status(repo, UNTRACKED[untracked], ignored ? 1 : 0));
     if (M._wgjs_status_refreshed()) state.changed = true;
-    return records(data, 10).map(([path, x, y, mh, mi, mw, ho, io, conflict, from]) => ({
+    return records(data, 11).map(([path, x, y, mh, mi, mw, ho, io, conflict, from, score]) => ({
       path,
       index: x,
       worktree: x === '?' || x === '!' ? x : y,
@@ -131,7 +132,46 @@ export async function status({ dir, untracked = 'normal', ignored = false } = {}
       headOid: ho || null,
       indexOid: io || null,
       from: from || null,
+      ...(from ? { score: Number(score) } : {}),
     }));
+  });
+}
+
+// --- staging ------------------------------------------------------------------------------
+
+function pathList(paths) {
+  const list = paths === undefined ? [] : [].concat(paths);
+  for (const p of list) {
+    if (typeof p !== 'string' || !p) throw makeError('EINVALID', 'paths must be non-empty strings');
+  }
+  return list;
+}
+
+/**
+ * `git add <paths>...` (none: everything, as `git add -A`): files, whole
+ * directories and git's pathspec globs; files gone from the working tree
+ * leave the index. update: only what is tracked (`-u`); force: ignored
+ * files too (`-f`). Ignored paths named here are left out and make the
+ * call reject (EINVALID, git's list) after the rest was staged.
+ */
+export async function add({ dir, paths, force = false, update = false } = {}) {
+  const list = pathList(paths);
+  return withRepo(dir, { write: true }, (repo) => {
+    check(withStringArray(list, (a, n) => M._wgjs_add(repo, a, n, force ? 1 : 0, update ? 1 : 0)));
+  });
+}
+
+/**
+ * `git rm [--cached] [-r] [-f] <paths>...`: the index entries go, and the
+ * files unless cached. Local changes refuse it (EEXISTS, git's message)
+ * unless force; a directory needs recursive.
+ */
+export async function remove({ dir, paths, cached = false, recursive = false, force = false } = {}) {
+  const list = pathList(paths);
+  if (!list.length) throw makeError('EINVALID', 'paths are required');
+  return withRepo(dir, { write: true }, (repo) => {
+    check(withStringArray(list, (a, n) =>
+      M._wgjs_remove(repo, a, n, cached ? 1 : 0, recursive ? 1 : 0, force ? 1 : 0)));
   });
 }
 

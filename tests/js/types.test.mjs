@@ -57,6 +57,10 @@ async function main(signal: AbortSignal): Promise<void> {
   await git.removeWorkFile({ dir: '/repos/r', path: 'b/c' });
   const kinds: ('file' | 'dir' | 'symlink')[] = (await git.listWorkDir({ dir: '/repos/r', path: 'b' })).map((e) => e.type);
   await git.clone({ url: 'https://example.com/r.git', dir: '/repos/nc', noCheckout: true });
+  await git.add({ dir: '/repos/r', paths: ['b', 'src/*.c'] });
+  await git.remove({ dir: '/repos/r', paths: 'old', cached: true });
+  const fromIndex: string = await git.commit({ dir: '/repos/r', message: 'm', author: { name: 'A', email: 'a@x' }, amend: true });
+  console.log(fromIndex);
   console.log(moved.oid, made, letter, raw.length, kinds);
   const all: string[] = await git.listRepos();
   await git.deleteRepo({ dir: all[0] });
@@ -75,6 +79,8 @@ async function main(signal: AbortSignal): Promise<void> {
   await git.writeObject({ dir: '/repos/r', data: 42 });
   // @ts-expect-error not a storage kind
   await git.init({ storage: 'disk' });
+  // @ts-expect-error remove needs paths
+  await git.remove({ dir: '/repos/r' });
   // @ts-expect-error untracked is 'no' | 'normal' | 'all'
   await git.status({ dir: '/repos/r', untracked: true });
   // @ts-expect-error without an encoding readWorkFile returns bytes

@@ -36,16 +36,21 @@ after(async () => {
 });
 
 // git status --porcelain=v2 -z as our entries' shape: [path, x, y] for
-// tracked changes, [path, '?', '?'] untracked, [path, '!', '!'] ignored.
+// tracked changes ([path, x, y, from] for a rename), [path, '?', '?'] untracked, [path, '!', '!'] ignored.
 function gitStatus(dir, args = []) {
   const out = git(['-C', dir, 'status', '--porcelain=v2', '-z', ...args]);
   const rows = [];
-  for (const rec of out.split('\0').filter(Boolean)) {
+  const recs = out.split('\0').filter(Boolean);
+  for (let i = 0; i < recs.length; i++) {
+    const rec = recs[i];
     const kind = rec[0];
     if (kind === '?' || kind === '!') rows.push([rec.slice(2), kind, kind]);
     else if (kind === '1') {
       const f = rec.split(' ');
       rows.push([f.slice(8).join(' '), f[1][0], f[1][1]]);
+    } else if (kind === '2') {   // a rename: the source path is the next record
+      const f = rec.split(' ');
+      rows.push([f.slice(9).join(' '), f[1][0], f[1][1], recs[++i]]);
     } else if (kind === 'u') {
       const f = rec.split(' ');
       rows.push([f.slice(10).join(' '), f[1][0], f[1][1]]);
@@ -54,7 +59,8 @@ function gitStatus(dir, args = []) {
   return rows;
 }
 
-const ours = (entries) => entries.map((e) => [e.path, e.index, e.worktree]);
+const ours = (entries) => entries.map((e) => (e.from ? [e.path, e.index, e.worktree, e.from]
+  : [e.path, e.index, e.worktree]));
 
 // Every file git's index lists, as git would write it, and nothing else.
 function assertCheckedOutLikeGit(dir) {
@@ -217,3 +223,62 @@ test('a tree:0 clone checks out, fetching its trees as the checkout reads them',
   assertCheckedOutLikeGit(dir);
   assert.deepEqual(await wg.status({ dir }), []);
 });
+
+const editor = { name: 'Ed Itor', email: 'ed@example.com', timestamp: 1700000100, timezone: '+0100' };
+
+for (const name of SAMPLES) {
+  test(`add, remove, commit from the index, push: git agrees at every step (${name})`, async () => {
+    const dir = newDir('stage');
+    await wg.clone({ url: repoUrl(name), dir });
+    const readme = await wg.readWorkFile({ dir, path: 'README.md', encoding: 'utf8' });
+    // an edit, a new file, a rename with an edit, a deletion
+    await wg.writeWorkFile({ dir, path: 'README.md', data: `${readme}one more line\n` });
+    await wg.writeWorkFile({ dir, path: 'docs/new.md', data: '# new\n' });
+    const moved = fs.readFileSync(path.join(dir, 'bin/run.sh'), 'utf8');
+    await wg.removeWorkFile({ dir, path: 'bin/run.sh' });
+    await wg.writeWorkFile({ dir, path: 'scripts/run.sh', data: `${moved}# moved\n`, executable: true });
+    await wg.add({ dir, paths: ['README.md', 'docs', 'bin', 'scripts'] });
+    assert.deepEqual(ours(await wg.status({ dir })), gitStatus(dir), 'status after add');
+    const renamed = (await wg.status({ dir })).find((e) => e.path === 'scripts/run.sh');
+    assert.equal(renamed.index, 'R');
+    assert.equal(renamed.from, 'bin/run.sh');
+    assert.ok(renamed.score >= 50 && renamed.score < 100, `score ${renamed.score}`);
+    assert.equal(git(['-C', dir, 'diff', '--cached', '--name-status', '-M']).trim().split('\n')
+      .find((l) => l.startsWith('R')).replace(/^R0*(\d+)/, 'R$1'), `R${renamed.score}\tbin/run.sh\tscripts/run.sh`);
+
+    // remove: a changed file is refused, --cached (forced) keeps the file
+    await wg.writeWorkFile({ dir, path: 'docs/new.md', data: '# changed after add\n' });
+    await assert.rejects(wg.remove({ dir, paths: 'docs/new.md' }), { code: 'EEXISTS' });
+    // staged content that is neither the file's nor HEAD's: git refuses --cached too
+    await assert.rejects(wg.remove({ dir, paths: 'docs/new.md', cached: true }),
+      /staged content different from both the\nfile and the HEAD/);
+    await wg.remove({ dir, paths: 'docs/new.md', cached: true, force: true });
+    assert.ok(fs.existsSync(path.join(dir, 'docs/new.md')));
+    assert.deepEqual(ours(await wg.status({ dir })), gitStatus(dir), 'status after rm --cached');
+    await wg.add({ dir });   // everything, as git add -A
+
+    const before = git(['-C', dir, 'rev-parse', 'HEAD']).trim();
+    const oid = await wg.commit({ dir, message: '  Edit from the API  \n\n\nbody line   \n\n', author: editor });
+    assert.equal(git(['-C', dir, 'rev-parse', 'HEAD']).trim(), oid);
+    assert.equal(git(['-C', dir, 'rev-parse', 'HEAD^']).trim(), before);
+    assert.equal(git(['-C', dir, 'log', '-1', '--format=%B']), '  Edit from the API\n\nbody line\n\n');
+    assert.equal(git(['-C', dir, 'log', '-1', '--format=%an <%ae> %ad', '--date=raw']).trim(),
+      'Ed Itor <ed@example.com> 1700000100 +0100');
+    assert.equal(git(['-C', dir, 'reflog', '-1', '--format=%gs']).trim(), 'commit: Edit from the API');
+    assert.deepEqual(gitStatus(dir), [], 'git status is clean after our commit');
+    assert.deepEqual(await wg.status({ dir }), []);
+    git(['-C', dir, 'fsck', '--strict', '--no-progress']);
+    await assert.rejects(wg.commit({ dir, message: 'again', author: editor }), { code: 'EEXISTS' });
+    const amended = await wg.commit({ dir, amend: true, message: 'Amended\n', author: editor });
+    assert.equal(git(['-C', dir, 'rev-parse', 'HEAD^']).trim(), before);
+    assert.equal(git(['-C', dir, 'reflog', '-1', '--format=%gs']).trim(), 'commit (amend): Amended');
+
+    const pushed = await wg.push({ dir, refspecs: 'main', force: true });
+    assert.ok(pushed.ok, JSON.stringify(pushed));
+    const served = path.join(server.repos, `${name}.git`);
+    assert.equal(git(['--git-dir', served, 'rev-parse', 'main']).trim(), amended);
+    assert.equal(git(['--git-dir', served, 'show', `${amended}:scripts/run.sh`]), `${moved}# moved\n`);
+    assert.equal(git(['--git-dir', served, 'ls-tree', amended, 'scripts/run.sh']).split(' ')[0], '100755');
+    git(['--git-dir', served, 'fsck', '--strict', '--no-progress']);
+  });
+}
