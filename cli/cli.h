@@ -121,7 +121,7 @@ int cmd_commit(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 /* The current directory below the working tree workdir ("" or "a/b/"):
- * what a command's paths are relative to. cli/cmd_add.c */
+ * what a command's paths are relative to. cli/cwd_prefix.c */
 int cli_cwd_prefix(struct wg_buf *out, const char *workdir);
 
 int cmd_add(int argc, char **argv);

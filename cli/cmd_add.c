@@ -76,21 +76,6 @@ static void add_report(void *payload, char action, const char *path)
 	}
 }
 
-int cli_cwd_prefix(struct wg_buf *out, const char *workdir)
-{
-	char *cwd = realpath(".", NULL), *top = realpath(workdir, NULL);
-	size_t tl = top ? strlen(top) : 0;
-	int err = 0;
-
-	if (!cwd || !top)
-		err = -1;
-	else if (!strncmp(cwd, top, tl) && cwd[tl] == '/')
-		err = wg_buf_printf(out, "%s/", cwd + tl + 1);
-	free(cwd);
-	free(top);
-	return err;
-}
-
 int cmd_add(int argc, char **argv)
 {
 	static const char usage[] = "webgit add [-n] [-v] [-f] [-A | -u | --no-all] [-N] [--] "

@@ -19,6 +19,7 @@
 #include "util/wildmatch.h"
 #include "worktree/ignore.h"
 #include "worktree/ignore_files.h"
+#include "worktree/pathspec.h"
 
 struct check {
 	bool quiet, verbose, non_matching, stdin_paths, no_index;
@@ -37,60 +38,20 @@ static void warn_stderr(void *payload, const char *message)
 	fprintf(stderr, "warning: %s\n", message);
 }
 
-/* git's prefix_path(): the path from the top, "." and ".." resolved and
- * repeated slashes folded; a trailing '/' (or a last "." or "..") keeps
- * a trailing '/'. 1 when it leaves the working tree. */
+/* git's prefix_path() (worktree/pathspec.h), an absolute path taken when
+ * it lies in the working tree. 1 when it leaves the working tree. */
 static int normalize(struct wg_buf *out, const struct check *c, const char *path)
 {
-	struct wg_buf in = WG_BUF_INIT;
-	const char *p, *end;
-	bool dir = false;
-	int rc = 0;
+	size_t wl = strlen(c->workdir);
 
-	wg_buf_reset(out);
-	if (path[0] == '/') {
-		size_t wl = strlen(c->workdir);
-		if (wg_buf_adds(&in, path))
-			return -1;
-		/* an absolute path must lie in the working tree */
-		if (strncmp(path, c->workdir, wl) || (path[wl] && path[wl] != '/')) {
-			wg_buf_release(&in);
-			return 1;
-		}
-		wg_buf_reset(&in);
-		if (wg_buf_adds(&in, path + wl))
-			return -1;
-	} else if (wg_buf_adds(&in, c->prefix) || wg_buf_adds(&in, path)) {
-		return -1;
+	if (path[0] != '/')
+		return wg_path_normalize(out, c->prefix, path);
+	/* an absolute path must lie in the working tree */
+	if (strncmp(path, c->workdir, wl) || (path[wl] && path[wl] != '/')) {
+		wg_buf_reset(out);
+		return 1;
 	}
-	p = wg_buf_cstr(&in);
-	end = p + in.len;
-	while (p < end && !rc) {
-		const char *slash = memchr(p, '/', (size_t)(end - p));
-		size_t n = slash ? (size_t)(slash - p) : (size_t)(end - p);
-		/* a directory: named with a trailing '/', or by "." or ".." */
-		dir = slash || (n == 1 && p[0] == '.') || (n == 2 && !memcmp(p, "..", 2));
-		if (n == 2 && !memcmp(p, "..", 2)) {
-			/* drop the last component of out ("x/y" or "x/") */
-			size_t len = out->len;
-			if (!len)
-				rc = 1;
-			if (len && out->data[len - 1] == '/')
-				len--;
-			while (len && out->data[len - 1] != '/')
-				len--;
-			wg_buf_setlen(out, len);
-		} else if (n && !(n == 1 && p[0] == '.')) {
-			if ((out->len && out->data[out->len - 1] != '/' && wg_buf_addch(out, '/')) ||
-			    wg_buf_add(out, p, n))
-				rc = -1;
-		}
-		p += n + (slash ? 1 : 0);
-	}
-	if (!rc && out->len && dir && out->data[out->len - 1] != '/' && wg_buf_addch(out, '/'))
-		rc = -1;
-	wg_buf_release(&in);
-	return rc;
+	return wg_path_normalize(out, "", path + wl);
 }
 
 /* Does the pathspec `m` match an index entry (git's match_pathspec: the
@@ -242,22 +203,6 @@ static int check_stdin(struct check *c)
 	return rc;
 }
 
-/* The current directory below the working tree ("" or "a/b/"). */
-static int cwd_prefix(struct wg_buf *out, const char *workdir)
-{
-	char *cwd = realpath(".", NULL), *top = realpath(workdir, NULL);
-	size_t tl = top ? strlen(top) : 0;
-	int err = 0;
-
-	if (!cwd || !top)
-		err = -1;
-	else if (!strncmp(cwd, top, tl) && cwd[tl] == '/')
-		err = wg_buf_printf(out, "%s/", cwd + tl + 1);
-	free(cwd);
-	free(top);
-	return err;
-}
-
 int cmd_check_ignore(int argc, char **argv)
 {
 	static const char usage[] = "webgit check-ignore [-q] [-v] [-n | --non-matching] "
@@ -324,7 +269,7 @@ int cmd_check_ignore(int argc, char **argv)
 	}
 	/* paths are relative to here; files are read from the top, as git
 	 * works once it has found the repository */
-	if (cwd_prefix(&prefix, c.workdir) || chdir(c.workdir)) {
+	if (cli_cwd_prefix(&prefix, c.workdir) || chdir(c.workdir)) {
 		rc = cli_fatal("cannot change to '%s': %s", c.workdir, strerror(errno));
 		goto done;
 	}

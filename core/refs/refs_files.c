@@ -18,6 +18,7 @@
 #include "util/fs.h"
 #include "util/fs_journal.h"
 #include "util/lockfile.h"
+#include "util/strlist.h"
 
 struct files_backend {
 	struct wg_refdb_backend base;
@@ -254,36 +255,6 @@ static int resolve_value(struct files_backend *fb, const char *name, struct wg_o
 
 /* --- listing loose refs ---------------------------------------------------- */
 
-struct name_list {
-	char **v;
-	size_t nr, alloc;
-};
-
-static void name_list_release(struct name_list *l)
-{
-	size_t i;
-	for (i = 0; i < l->nr; i++)
-		wg_free(l->v[i]);
-	wg_free(l->v);
-	memset(l, 0, sizeof(*l));
-}
-
-static int name_list_add(struct name_list *l, const char *s, size_t len)
-{
-	if (l->nr == l->alloc) {
-		size_t a = l->alloc ? l->alloc * 2 : 64;
-		char **v = wg_realloc(l->v, a * sizeof(*v));
-		if (!v)
-			return wg_error_set(WG_ENOMEM, "out of memory");
-		l->v = v;
-		l->alloc = a;
-	}
-	if (!(l->v[l->nr] = wg_strndup(s, len)))
-		return wg_error_set(WG_ENOMEM, "out of memory");
-	l->nr++;
-	return 0;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -292,7 +263,7 @@ static int cmp_str(const void *a, const void *b)
 /* Add the loose refs under gitdir/<rel> (a directory) whose names start
  * with prefix; rel is a buffer extended and restored while recursing. */
 static int walk_loose(struct files_backend *fb, struct wg_buf *rel, const char *prefix,
-		      size_t prefixlen, struct name_list *out)
+		      size_t prefixlen, struct wg_strlist *out)
 {
 	struct wg_buf path = WG_BUF_INIT;
 	void *dir;
@@ -326,7 +297,7 @@ static int walk_loose(struct files_backend *fb, struct wg_buf *rel, const char *
 		} else if (S_ISREG(st.st_mode) && rel->len >= prefixlen &&
 			   !(nlen > 5 && !strcmp(name + nlen - 5, ".lock")) &&
 			   wg_refname_is_valid((const char *)rel->data, 0)) {
-			err = name_list_add(out, (const char *)rel->data, rel->len);
+			err = wg_strlist_add(out, (const char *)rel->data, rel->len);
 		}
 	}
 	wg_buf_setlen(rel, base);
@@ -336,7 +307,7 @@ static int walk_loose(struct files_backend *fb, struct wg_buf *rel, const char *
 }
 
 /* Sorted loose ref names starting with prefix (under refs/ only). */
-static int list_loose(struct files_backend *fb, const char *prefix, struct name_list *out)
+static int list_loose(struct files_backend *fb, const char *prefix, struct wg_strlist *out)
 {
 	struct wg_buf rel = WG_BUF_INIT;
 	size_t plen = strlen(prefix), dirlen;
@@ -354,11 +325,11 @@ static int list_loose(struct files_backend *fb, const char *prefix, struct name_
 	err = walk_loose(fb, &rel, prefix, plen, out);
 	wg_buf_release(&rel);
 	if (err) {
-		name_list_release(out);
+		wg_strlist_release(out);
 		return err;
 	}
-	if (out->nr > 1)
-		qsort(out->v, out->nr, sizeof(*out->v), cmp_str);
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
 	return 0;
 }
 
@@ -367,7 +338,7 @@ static int list_loose(struct files_backend *fb, const char *prefix, struct name_
 struct files_iter {
 	struct wg_ref_iter base;
 	struct files_backend *fb;
-	struct name_list loose;
+	struct wg_strlist loose;
 	size_t li;
 	struct wg_packed *packed;   /* private snapshot */
 	size_t poff;
@@ -405,7 +376,7 @@ static int files_iter_next(const struct wg_ref **out, struct wg_ref_iter *base)
 		wg_ref_release(&it->cur);
 		if ((err = iter_packed_peek(it)))
 			return err;
-		lname = it->li < it->loose.nr ? it->loose.v[it->li] : NULL;
+		lname = it->li < it->loose.n ? it->loose.v[it->li] : NULL;
 		if (!lname && it->pstate == 2)
 			return WG_ITEROVER;
 		if (!lname) {
@@ -447,7 +418,7 @@ static int files_iter_next(const struct wg_ref **out, struct wg_ref_iter *base)
 static void files_iter_free(struct wg_ref_iter *base)
 {
 	struct files_iter *it = (struct files_iter *)base;
-	name_list_release(&it->loose);
+	wg_strlist_release(&it->loose);
 	wg_packed_free(it->packed);
 	wg_ref_release(&it->cur);
 	wg_free(it->prefix);
@@ -770,7 +741,7 @@ static int find_child_ref(struct files_backend *fb, struct wg_ref_transaction *t
 			  struct wg_packed *packed, const char *name, char **child)
 {
 	struct wg_buf pre = WG_BUF_INIT;
-	struct name_list loose;
+	struct wg_strlist loose;
 	struct wg_packed_rec rec;
 	size_t i, off;
 	int err;
@@ -778,11 +749,11 @@ static int find_child_ref(struct files_backend *fb, struct wg_ref_transaction *t
 	if ((err = wg_buf_printf(&pre, "%s/", name)) ||
 	    (err = list_loose(fb, (const char *)pre.data, &loose)))
 		goto done;
-	for (i = 0; i < loose.nr && !*child; i++)
+	for (i = 0; i < loose.n && !*child; i++)
 		if (!wg_ref_transaction_deletes(tx, loose.v[i], strlen(loose.v[i])) &&
 		    !(*child = wg_strdup(loose.v[i])))
 			err = wg_error_set(WG_ENOMEM, "out of memory");
-	name_list_release(&loose);
+	wg_strlist_release(&loose);
 	off = wg_packed_seek(packed, (const char *)pre.data, pre.len);
 	while (!err && !*child && !wg_packed_next(&rec, packed, &off) &&
 	       rec.namelen > pre.len && !memcmp(rec.name, pre.data, pre.len))
@@ -1260,7 +1231,7 @@ static int files_pack(struct wg_refdb_backend *b, unsigned flags)
 	struct files_backend *fb = FB(b);
 	struct wg_lockfile lk = WG_LOCKFILE_INIT;
 	struct wg_buf path = WG_BUF_INIT, out = WG_BUF_INIT;
-	struct name_list loose, prune;
+	struct wg_strlist loose, prune;
 	struct wg_fs_journal j = WG_FS_JOURNAL_INIT;
 	struct wg_packed *packed = NULL;
 	struct wg_packed_rec rec;
@@ -1281,7 +1252,7 @@ static int files_pack(struct wg_refdb_backend *b, unsigned flags)
 		goto done;
 	off = packed->start;
 	for (;;) {
-		const char *lname = li < loose.nr ? loose.v[li] : NULL;
+		const char *lname = li < loose.n ? loose.v[li] : NULL;
 		int c;
 		if (!have_rec) {
 			perr = wg_packed_next(&rec, packed, &off);
@@ -1322,7 +1293,7 @@ static int files_pack(struct wg_refdb_backend *b, unsigned flags)
 								has ? &peeled : NULL)) ||
 				    (err = wg_buf_printf(&path, "%s %s", wg_oid_to_hex(&cur.oid, hex),
 							 lname)) ||
-				    (err = name_list_add(&prune, (const char *)path.data, path.len))) {
+				    (err = wg_strlist_add(&prune, (const char *)path.data, path.len))) {
 					wg_ref_release(&cur);
 					goto done;
 				}
@@ -1354,7 +1325,7 @@ static int files_pack(struct wg_refdb_backend *b, unsigned flags)
 		goto done;
 	forget_packed(fb);
 	if (flags & WG_REFDB_PACK_PRUNE) {
-		for (i = 0; i < prune.nr && !err; i++) {
+		for (i = 0; i < prune.n && !err; i++) {
 			struct wg_oid oid;
 			const char *sp = strchr(prune.v[i], ' ');
 			if (sp && !wg_oid_from_hex(&oid, fb->algo, prune.v[i]))
@@ -1370,8 +1341,8 @@ done:
 	wg_fs_journal_release(&j);
 	wg_lockfile_rollback(&lk);
 	wg_packed_free(packed);
-	name_list_release(&loose);
-	name_list_release(&prune);
+	wg_strlist_release(&loose);
+	wg_strlist_release(&prune);
 	wg_buf_release(&path);
 	wg_buf_release(&out);
 	return err;
@@ -1429,7 +1400,7 @@ static int files_verify(struct wg_refdb_backend *b, wg_refdb_verify_cb cb, void 
 {
 	struct files_backend *fb = FB(b);
 	struct verify_state vs = { cb, payload, 0, false };
-	struct name_list loose;
+	struct wg_strlist loose;
 	struct wg_packed *packed = NULL;
 	struct wg_packed_rec rec;
 	struct wg_buf path = WG_BUF_INIT;
@@ -1440,9 +1411,9 @@ static int files_verify(struct wg_refdb_backend *b, wg_refdb_verify_cb cb, void 
 	if ((err = list_loose(fb, "refs/", &loose)))
 		return err;
 	verify_loose(fb, &vs, "HEAD");
-	for (i = 0; i < loose.nr; i++)
+	for (i = 0; i < loose.n; i++)
 		verify_loose(fb, &vs, loose.v[i]);
-	name_list_release(&loose);
+	wg_strlist_release(&loose);
 	if ((err = path_of(&path, fb, NULL, "packed-refs", NULL)))
 		return err;
 	err = wg_packed_load(&packed, (const char *)path.data, fb->algo);

@@ -11,6 +11,7 @@
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/strlist.h"
 #include "worktree/convert.h"
 #include "worktree/index_tree.h"
 #include "worktree/workdir.h"
@@ -21,36 +22,6 @@
 #define IS_LINK(m) (MODE_TYPE(m) == 0120000u)
 #define IS_GITLINK(m) (MODE_TYPE(m) == 0160000u)
 
-struct strlist {
-	char **v;
-	size_t n, alloc;
-};
-
-static int strlist_add(struct strlist *l, const char *s, size_t len)
-{
-	char *copy;
-	if (l->n == l->alloc) {
-		size_t na = l->alloc ? 2 * l->alloc : 16;
-		char **v = wg_realloc(l->v, na * sizeof(*v));
-		if (!v)
-			return wg_error_set(WG_ENOMEM, "out of memory");
-		l->v = v;
-		l->alloc = na;
-	}
-	if (!(copy = wg_strndup(s, len)))
-		return wg_error_set(WG_ENOMEM, "out of memory");
-	l->v[l->n++] = copy;
-	return 0;
-}
-
-static void strlist_release(struct strlist *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		wg_free(l->v[i]);
-	wg_free(l->v);
-	memset(l, 0, sizeof(*l));
-}
-
 struct wg_checkout {
 	struct wg_repo *repo;
 	struct wg_checkout_options opts;
@@ -58,8 +29,8 @@ struct wg_checkout {
 	struct wg_index *oix, *nix;     /* the old and new trees */
 	struct wg_index *result;        /* the index after the checkout */
 	struct wg_workdir *wd_in;       /* check-in view: is a file still its entry? */
-	struct strlist rejects[WG_CHECKOUT_REJECT_KINDS];
-	struct strlist removals;        /* files that leave (index order) */
+	struct wg_strlist rejects[WG_CHECKOUT_REJECT_KINDS];
+	struct wg_strlist removals;     /* files that leave (index order) */
 	bool *removal_gitlink;          /* ...and which of them are submodules */
 	/* positions in result of the entries to write */
 	size_t *updates;
@@ -77,7 +48,7 @@ static int reject(struct wg_checkout *co, enum wg_checkout_reject kind, const ch
 {
 	co->refused = true;
 	co->refused_here = true;
-	return strlist_add(&co->rejects[kind], path, len);
+	return wg_strlist_add(&co->rejects[kind], path, len);
 }
 
 static bool same(const struct wg_index_entry *a, const struct wg_index_entry *b)
@@ -319,8 +290,8 @@ static int add_removal(struct wg_checkout *co, const struct wg_index_entry *e)
 			return wg_error_set(WG_ENOMEM, "out of memory");
 		co->removal_gitlink = v;
 	}
-	/* strlist_add grows to the same size */
-	if ((err = strlist_add(&co->removals, e->path, e->path_len)))
+	/* wg_strlist_add grows by the same rule */
+	if ((err = wg_strlist_add(&co->removals, e->path, e->path_len)))
 		return err;
 	co->removal_gitlink[co->removals.n - 1] = IS_GITLINK(e->mode);
 	return 0;
@@ -596,7 +567,7 @@ size_t wg_checkout_rejected(const struct wg_checkout *co, enum wg_checkout_rejec
 int wg_checkout_reject_message(const struct wg_checkout *co, enum wg_checkout_reject kind,
 			       struct wg_buf *out)
 {
-	const struct strlist *l = &co->rejects[kind];
+	const struct wg_strlist *l = &co->rejects[kind];
 	const char *cmd = co->opts.command;
 	bool checkout = !strcmp(cmd, "checkout"), merge = !strcmp(cmd, "merge");
 	const char *before = checkout ? "switch branches" : merge ? "merge" : cmd;
@@ -681,8 +652,8 @@ static const char *run_path(struct runner *r, const char *path, size_t len)
 /* Remove the files that leave, then the directories they leave empty. */
 static int remove_files(struct runner *r)
 {
-	struct strlist *l = &r->co->removals;
-	struct strlist dirs = { 0 };
+	struct wg_strlist *l = &r->co->removals;
+	struct wg_strlist dirs = { 0 };
 	int err = 0;
 
 	for (size_t i = 0; i < l->n && !err; i++) {
@@ -718,7 +689,7 @@ static int remove_files(struct runner *r)
 		/* its directories, deepest last */
 		for (size_t n = 0; !err && l->v[i][n]; n++)
 			if (l->v[i][n] == '/')
-				err = strlist_add(&dirs, l->v[i], n);
+				err = wg_strlist_add(&dirs, l->v[i], n);
 		progress(r);
 	}
 	/* deepest first (each file's list ends with its deepest, and a
@@ -731,7 +702,7 @@ static int remove_files(struct runner *r)
 		else
 			wg_fs_rmdir(full);
 	}
-	strlist_release(&dirs);
+	wg_strlist_release(&dirs);
 	return err;
 }
 
@@ -1011,8 +982,8 @@ void wg_checkout_free(struct wg_checkout *co)
 	wg_index_free(co->result);
 	wg_workdir_free(co->wd_in);
 	for (int k = 0; k < WG_CHECKOUT_REJECT_KINDS; k++)
-		strlist_release(&co->rejects[k]);
-	strlist_release(&co->removals);
+		wg_strlist_release(&co->rejects[k]);
+	wg_strlist_release(&co->removals);
 	wg_free(co->removal_gitlink);
 	wg_free(co->updates);
 	wg_free(co->missing);

@@ -11,42 +11,12 @@
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/strlist.h"
 #include "worktree/pathspec.h"
 #include "worktree/workdir.h"
 #include "worktree/workfile.h"
 
 #define MODE_TYPE(m) ((m) & 0170000u)
-
-/* A list of paths (owned). */
-struct plist {
-	char **v;
-	size_t n, alloc;
-};
-
-static int plist_add(struct plist *l, const char *path, size_t len)
-{
-	if (l->n == l->alloc) {
-		size_t na = l->alloc ? 2 * l->alloc : 16;
-		char **v = wg_realloc(l->v, na * sizeof(*v));
-		if (!v)
-			return wg_error_set(WG_ENOMEM, "out of memory");
-		l->v = v;
-		l->alloc = na;
-	}
-	if (!(l->v[l->n] = wg_strndup(path, len)))
-		return wg_error_set(WG_ENOMEM, "out of memory");
-	l->n++;
-	return 0;
-}
-
-static void plist_release(struct plist *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		wg_free(l->v[i]);
-	wg_free(l->v);
-	l->v = NULL;
-	l->n = l->alloc = 0;
-}
 
 static int strcmp_ptr(const void *a, const void *b)
 {
@@ -61,8 +31,8 @@ struct update {
 	struct wg_pathspec ps;
 	unsigned char *seen;      /* ps.nr bytes: the best match of each item */
 	struct wg_buf path;
-	struct plist found;       /* untracked paths to add ("sub/": a nested repository) */
-	struct plist ignored;     /* ignored paths a pathspec names */
+	struct wg_strlist found;  /* untracked paths to add ("sub/": a nested repository) */
+	struct wg_strlist ignored;/* ignored paths a pathspec names */
 };
 
 static void report(const struct update *u, char action, const char *path)
@@ -97,8 +67,8 @@ static void close_update(struct update *u)
 	wg_pathspec_release(&u->ps);
 	wg_free(u->seen);
 	wg_buf_release(&u->path);
-	plist_release(&u->found);
-	plist_release(&u->ignored);
+	wg_strlist_release(&u->found);
+	wg_strlist_release(&u->ignored);
 	wg_workdir_free(u->wd);
 }
 
@@ -527,7 +497,7 @@ static int walk(struct update *u)
 			break;
 		if (excluded) {
 			if (names_ignored(u, path, u->path.len))
-				err = plist_add(&u->ignored, path, u->path.len);
+				err = wg_strlist_add(&u->ignored, path, u->path.len);
 			continue;
 		}
 		if (dir) {
@@ -540,14 +510,14 @@ static int walk(struct update *u)
 				/* one unit, named "sub/" as git names it */
 				if (wg_pathspec_match(&u->ps, path, u->path.len, u->seen) &&
 				    !(err = wg_buf_addch(&u->path, '/')))
-					err = plist_add(&u->found, wg_buf_cstr(&u->path), u->path.len);
+					err = wg_strlist_add(&u->found, wg_buf_cstr(&u->path), u->path.len);
 			} else if (wg_pathspec_may_match_below(&u->ps, path, u->path.len)) {
 				err = walk(u);
 			}
 			continue;
 		}
 		if (wg_pathspec_match(&u->ps, path, u->path.len, u->seen))
-			err = plist_add(&u->found, path, u->path.len);
+			err = wg_strlist_add(&u->found, path, u->path.len);
 	}
 	wg_buf_setlen(&u->path, base);
 	wg_workfile_list_free(v, n);
@@ -683,7 +653,7 @@ out:
 /* --- git rm ------------------------------------------------------------------ */
 
 /* One of git rm's refusals: the message, the paths, the hint. */
-static int refusal(struct update *u, const struct plist *l, const char *one, const char *many,
+static int refusal(struct update *u, const struct wg_strlist *l, const char *one, const char *many,
 		   const char *hint)
 {
 	struct wg_buf b = WG_BUF_INIT;
@@ -702,9 +672,9 @@ static int refusal(struct update *u, const struct plist *l, const char *one, con
 }
 
 /* git rm's check_local_mod: 0, 1 when refused (blocks sent to warn). */
-static int check_local_mod(struct update *u, const struct plist *paths, bool cached)
+static int check_local_mod(struct update *u, const struct wg_strlist *paths, bool cached)
 {
-	struct plist staged = { 0 }, in_index = { 0 }, local = { 0 };
+	struct wg_strlist staged = { 0 }, in_index = { 0 }, local = { 0 };
 	struct wg_oid head;
 	bool no_head = wg_revparse(&head, u->repo, "HEAD^{tree}") != 0;
 	int err = 0, refused = 0;
@@ -752,12 +722,12 @@ static int check_local_mod(struct update *u, const struct plist *paths, bool cac
 		wg_error_clear();
 		if (local_changes && staged_changes) {
 			if (!cached || !(e->flags & WG_INDEX_INTENT_TO_ADD))
-				err = plist_add(&staged, name, len);
+				err = wg_strlist_add(&staged, name, len);
 		} else if (!cached) {
 			if (staged_changes)
-				err = plist_add(&in_index, name, len);
+				err = wg_strlist_add(&in_index, name, len);
 			if (!err && local_changes)
-				err = plist_add(&local, name, len);
+				err = wg_strlist_add(&local, name, len);
 		}
 	}
 	if (!err) {
@@ -781,9 +751,9 @@ static int check_local_mod(struct update *u, const struct plist *paths, bool cac
 		else
 			refused = r1 || r2 || r3;
 	}
-	plist_release(&staged);
-	plist_release(&in_index);
-	plist_release(&local);
+	wg_strlist_release(&staged);
+	wg_strlist_release(&in_index);
+	wg_strlist_release(&local);
 	return err ? err : refused;
 }
 
@@ -793,8 +763,8 @@ int wg_index_remove_paths(struct wg_repo *repo, struct wg_index *ix, const char 
 {
 	static const struct wg_index_update_options defaults = { .all = false };
 	struct update u;
-	struct plist paths = { 0 };
-	struct plist gitlinks = { 0 };
+	struct wg_strlist paths = { 0 };
+	struct wg_strlist gitlinks = { 0 };
 	int err, rc;
 
 	if (!opts)
@@ -807,9 +777,9 @@ int wg_index_remove_paths(struct wg_repo *repo, struct wg_index *ix, const char 
 			continue;
 		if (paths.n && !strcmp(paths.v[paths.n - 1], e->path))
 			continue;  /* another stage of the same path */
-		err = plist_add(&paths, e->path, e->path_len);
+		err = wg_strlist_add(&paths, e->path, e->path_len);
 		if (!err && MODE_TYPE(e->mode) == 0160000)
-			err = plist_add(&gitlinks, e->path, e->path_len);
+			err = wg_strlist_add(&gitlinks, e->path, e->path_len);
 	}
 	if (err)
 		goto out;
@@ -874,8 +844,8 @@ int wg_index_remove_paths(struct wg_repo *repo, struct wg_index *ix, const char 
 		}
 	}
 out:
-	plist_release(&paths);
-	plist_release(&gitlinks);
+	wg_strlist_release(&paths);
+	wg_strlist_release(&gitlinks);
 	close_update(&u);
 	return err;
 }

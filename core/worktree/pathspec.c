@@ -7,9 +7,7 @@
 #include "util/error.h"
 #include "util/wildmatch.h"
 
-/* prefix + path with "." and ".." resolved (git's normalize_path_copy):
- * 1 when ".." climbs above the top. */
-static int normalize(struct wg_buf *out, const char *prefix, const char *path)
+int wg_path_normalize(struct wg_buf *out, const char *prefix, const char *path)
 {
 	struct wg_buf in = WG_BUF_INIT;
 	const char *p, *end;
@@ -74,7 +72,7 @@ int wg_pathspec_init(struct wg_pathspec *ps, const char *prefix, const char *con
 			s += 2;
 			pre = "";
 		}
-		rc = normalize(&b, pre, s);
+		rc = wg_path_normalize(&b, pre, s);
 		if (rc > 0) {
 			err = wg_error_set(WG_EINVALID, "%s: '%s' is outside repository", items[i],
 					   items[i]);

@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct wg_buf;
+
 /* How an item matched (git's MATCHED_*): the path itself, a path below
  * it, or through the glob. */
 enum wg_pathspec_match {
@@ -35,6 +37,12 @@ struct wg_pathspec {
 	struct wg_pathspec_item *items;
 	size_t nr;
 };
+
+/* git's prefix_path() on a relative path: prefix + path from the top,
+ * "." and ".." resolved and repeated '/' folded; a trailing '/' (or a
+ * last "." or "..") keeps a trailing '/'. 0, 1 when ".." climbs above the
+ * top, -1 out of memory. */
+int wg_path_normalize(struct wg_buf *out, const char *prefix, const char *path);
 
 /* Parse n items, relative to `prefix` (the current directory below the
  * top: "" or "a/b/"), as git's prefix_path: "." and ".." resolved,
