@@ -74,21 +74,6 @@ static void close_update(struct update *u)
 
 /* --- what a file becomes ------------------------------------------------------ */
 
-/* The mode git gives a file it finds (read-cache.c's ce_mode_from_stat):
- * `was` is the mode of the entry it replaces (0: none). */
-static unsigned mode_of(const struct wg_workdir *wd, const struct stat *s, unsigned was)
-{
-	if (S_ISLNK(s->st_mode))
-		return wd->symlinks || !was || MODE_TYPE(was) == 0120000 ? 0120000 : was;
-	if (S_ISDIR(s->st_mode))
-		return 0160000;
-	if (!wd->symlinks && MODE_TYPE(was) == 0120000)
-		return 0120000;
-	if (!wd->filemode)
-		return MODE_TYPE(was) == 0100000 ? was : 0100644;
-	return s->st_mode & 0100 ? 0100755 : 0100644;
-}
-
 /* Is the directory at full (an absolute path) a repository of its own? */
 static bool is_nested_repo(const char *full)
 {
@@ -228,7 +213,7 @@ static int add_one(struct update *u, const char *path, const char *name, const s
 	size_t len = strlen(path);
 	long pos = wg_index_find(u->ix, path, len, 0);
 	struct wg_index_entry *old = pos >= 0 ? u->ix->entries[pos] : NULL, *e;
-	unsigned mode = mode_of(u->wd, st, old ? old->mode : 0);
+	unsigned mode = wg_workdir_mode_from_stat(u->wd, st, old ? old->mode : 0);
 	struct wg_oid oid;
 	bool same;
 	int err;
@@ -317,8 +302,7 @@ static int tracked_changes(struct update *u, struct change **out, size_t *nout)
 		    (S_ISDIR(st.st_mode) && MODE_TYPE(e->mode) != 0160000)) {
 			deleted = true;
 		} else if (e->stage || (e->flags & WG_INDEX_INTENT_TO_ADD) ||
-			   MODE_TYPE(mode_of(u->wd, &st, e->mode)) != MODE_TYPE(e->mode) ||
-			   mode_of(u->wd, &st, e->mode) != e->mode) {
+			   wg_workdir_mode_from_stat(u->wd, &st, e->mode) != e->mode) {
 			modified = true;
 		} else if (MODE_TYPE(e->mode) == 0160000) {
 			struct wg_oid head;
@@ -712,7 +696,7 @@ static int check_local_mod(struct update *u, const struct wg_strlist *paths, boo
 			else if (is_nested_repo(full) && !gitlink_oid(u, name, &sub))
 				local_changes = !wg_oid_equal(&sub, &e->oid);
 			wg_error_clear();
-		} else if (MODE_TYPE(mode_of(u->wd, &st, e->mode)) != MODE_TYPE(e->mode)) {
+		} else if (MODE_TYPE(wg_workdir_mode_from_stat(u->wd, &st, e->mode)) != MODE_TYPE(e->mode)) {
 			local_changes = true;
 		} else if ((err = wg_workdir_entry_modified(u->wd, u->ix, e, &st, &local_changes))) {
 			break;

@@ -57,20 +57,6 @@ static int path_cmp(const char *a, size_t alen, const char *b, size_t blen)
 	return c ? c : (alen > blen) - (alen < blen);
 }
 
-/* The mode git gives a file it finds (ce_mode_from_stat). */
-static unsigned mode_of(const struct wg_workdir *wd, const struct stat *s, unsigned was)
-{
-	if (S_ISLNK(s->st_mode))
-		return 0120000;
-	if (S_ISDIR(s->st_mode))
-		return 0160000;
-	if (!wd->symlinks && MODE_TYPE(was) == 0120000)
-		return 0120000;
-	if (!wd->filemode)
-		return MODE_TYPE(was) == 0100000 ? was : 0100644;
-	return s->st_mode & 0100 ? 0100755 : 0100644;
-}
-
 /* --- tracked paths -------------------------------------------------------- */
 
 static int worktree_state(struct walker *w, struct wg_index_entry *e, struct wg_status_entry *out)
@@ -89,7 +75,7 @@ static int worktree_state(struct walker *w, struct wg_index_entry *e, struct wg_
 		out->y = 'D';
 		return 0;
 	}
-	out->mode_worktree = mode_of(w->wd, &s, e->mode);
+	out->mode_worktree = wg_workdir_mode_from_stat(w->wd, &s, e->mode);
 	if (MODE_TYPE(out->mode_worktree) != MODE_TYPE(e->mode)) {
 		out->y = 'T';
 		return 0;
@@ -124,7 +110,7 @@ static int intent_to_add_state(struct walker *w, const struct wg_index_entry *e,
 	    (full = wg_workdir_path(w->wd, e->path)) && !wg_fs_lstat(full, &s) &&
 	    !S_ISDIR(s.st_mode)) {
 		out->y = 'A';
-		out->mode_worktree = mode_of(w->wd, &s, e->mode);
+		out->mode_worktree = wg_workdir_mode_from_stat(w->wd, &s, e->mode);
 		return 0;
 	}
 	/* the file is gone: a deletion of what the entry holds */
@@ -191,7 +177,7 @@ static int tracked(struct walker *w, const struct wg_index *head)
 			out->x = how[mask][0];
 			out->y = how[mask][1];
 			if (full && !wg_fs_lstat(full, &s))
-				out->mode_worktree = mode_of(w->wd, &s, 0100644);
+				out->mode_worktree = wg_workdir_mode_from_stat(w->wd, &s, 0100644);
 			continue;
 		}
 		i++;

@@ -156,6 +156,20 @@ int wg_workdir_conv_attrs(struct wg_workdir *wd, const char *path, struct wg_con
 	return 0;
 }
 
+unsigned wg_workdir_mode_from_stat(const struct wg_workdir *wd, const struct stat *st,
+				   unsigned was)
+{
+	if (S_ISLNK(st->st_mode))
+		return 0120000;
+	if (S_ISDIR(st->st_mode))
+		return 0160000;
+	if (!wd->symlinks && (was & 0170000u) == 0120000)
+		return 0120000;
+	if (!wd->filemode)
+		return (was & 0170000u) == 0100000 ? was : 0100644;
+	return st->st_mode & 0100 ? 0100755 : 0100644;
+}
+
 void wg_index_stat_from(struct wg_index_stat *out, const struct stat *st)
 {
 	out->ctime_sec = (uint32_t)st->st_ctime;

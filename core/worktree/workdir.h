@@ -71,6 +71,14 @@ bool wg_workdir_leading_unsafe(struct wg_workdir *wd, const char *path);
 /* The line-ending decision for a path. */
 int wg_workdir_conv_attrs(struct wg_workdir *wd, const char *path, struct wg_conv_attrs *out);
 
+/* The mode git gives a file it finds (read-cache.c's ce_mode_from_stat):
+ * a link is a link, a directory a gitlink; `was`, the mode of the entry
+ * it would replace (0: none), is kept where the file system cannot tell
+ * (a file standing for a link without core.symlinks, the executable bit
+ * without core.filemode). */
+unsigned wg_workdir_mode_from_stat(const struct wg_workdir *wd, const struct stat *st,
+				   unsigned was);
+
 /* stat(2) as the index keeps it (32 bits each). */
 void wg_index_stat_from(struct wg_index_stat *out, const struct stat *st);
 

@@ -118,6 +118,9 @@ for combo in sha1:files sha256:reftable; do
 	scenario "add no match" '$X add -v new.c nothere; echo "rc=$?"; $X add -u new.c; echo "rc=$?"; $X add -u nothere; echo "rc=$?"'
 	scenario "add -A and -u" '$X add -A -u; echo "rc=$?"'
 	scenario "add filemode false" '"$GIT" config core.filemode false; $X add -v run.sh a; echo "rc=$?"'
+	# without core.symlinks a link on disk is still a link (ce_mode_from_stat),
+	# also where it replaces a tracked file
+	scenario "add symlinks false, a link over a file" '"$GIT" config core.symlinks false; rm c && ln -s a c; $X add -v c newlink; echo "rc=$?"'
 	scenario "add links" '$X add -v newlink link; echo "rc=$?"; $X add newlink/x; echo "rc=$?"; $X add -v "newlink/*"; echo "rc=$?"'
 	scenario "add crlf text=auto" 'echo "*.txt text=auto" >.gitattributes; $X add -v .gitattributes lf.txt crlf-new.txt crlf.txt; echo "rc=$?"'
 	scenario "add autocrlf" '"$GIT" config core.autocrlf true; $X add -v .; echo "rc=$?"'
