@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "remote_driver.h"
 #include "index/index.h"
 #include "refs/refdb.h"
 #include "repo/revparse.h"
@@ -15,26 +16,18 @@
 #include "util/fs.h"
 #include "worktree/index_tree.h"
 #include "worktree/pathspec.h"
+#include "worktree/reset.h"
 #include "worktree/status.h"
 
 enum reset_type { NONE, MIXED, SOFT, HARD };
 static const char *const type_names[] = { "", "mixed", "soft", "hard" };
 
-/* What a --mixed reset leaves differing between the index and the
- * working tree (git's refresh_index in porcelain mode), and the stat
- * data it refreshes on the way. */
-static int list_unstaged(struct wg_repo *repo, struct wg_index *ix, bool quiet)
+/* git's "Unstaged changes after reset" list (its refresh_index in
+ * porcelain mode). */
+static void list_unstaged(const struct wg_status *st)
 {
-	struct wg_status_options so = WG_STATUS_OPTIONS_INIT;
-	struct wg_status *st = NULL;
 	bool first = true;
-	int err;
-
-	so.untracked = WG_UNTRACKED_NO;
-	so.warn = cli_warn_plain;
-	if ((err = wg_status_collect(&st, repo, ix, NULL, &so)))
-		return err;
-	for (size_t i = 0; i < st->n && !quiet; i++) {
+	for (size_t i = 0; st && i < st->n; i++) {
 		const struct wg_status_entry *e = &st->v[i];
 		char c = e->unmerged ? 'U' : e->y;
 		if (c == '.')
@@ -44,101 +37,6 @@ static int list_unstaged(struct wg_repo *repo, struct wg_index *ix, bool quiet)
 		first = false;
 		printf("%c\t%s\n", c, e->path);
 	}
-	wg_status_free(st);
-	return 0;
-}
-
-/* Entries of the tree replace the index's: all of them, or those the
- * pathspec matches. Unchanged entries keep their stat data, so that the
- * next status reads nothing (git's one-way merge keeps them too). */
-static int read_from_tree(struct wg_index **ixp, struct wg_repo *repo, const struct wg_oid *tree,
-			  const struct wg_pathspec *ps)
-{
-	struct wg_index *old = *ixp, *nx = NULL;
-	int err;
-
-	if ((err = wg_index_new(&nx, wg_repo_algo(repo))) ||
-	    (err = wg_index_read_tree(nx, wg_repo_odb(repo), tree)))
-		goto fail;
-	if (ps) {
-		/* only matching paths change: the old entries elsewhere stay */
-		for (size_t i = nx->nr; i-- > 0;)
-			if (!wg_pathspec_match(ps, nx->entries[i]->path, nx->entries[i]->path_len, NULL))
-				wg_index_remove_at(nx, i);
-		for (size_t i = 0; i < old->nr; i++) {
-			struct wg_index_entry *e = old->entries[i], *c;
-			if (wg_pathspec_match(ps, e->path, e->path_len, NULL))
-				continue;
-			if (!(c = wg_index_entry_new(e->path, e->path_len, e->mode, &e->oid, e->stage))) {
-				err = wg_error_set(WG_ENOMEM, "out of memory");
-				goto fail;
-			}
-			c->st = e->st;
-			c->flags = e->flags;
-			if ((err = wg_index_add(nx, c)))
-				goto fail;
-		}
-	}
-	for (size_t i = 0; i < nx->nr; i++) {
-		struct wg_index_entry *e = nx->entries[i];
-		long pos = wg_index_find(old, e->path, e->path_len, 0);
-		if (pos >= 0 && old->entries[pos]->mode == e->mode &&
-		    wg_oid_equal(&old->entries[pos]->oid, &e->oid) &&
-		    !(old->entries[pos]->flags & WG_INDEX_INTENT_TO_ADD)) {
-			e->st = old->entries[pos]->st;
-			e->flags |= old->entries[pos]->flags & (WG_INDEX_ASSUME_VALID |
-								 WG_INDEX_SKIP_WORKTREE);
-		}
-	}
-	nx->version = old->version;
-	nx->mtime_sec = old->mtime_sec;
-	nx->mtime_nsec = old->mtime_nsec;
-	wg_index_free(old);
-	*ixp = nx;
-	return 0;
-fail:
-	wg_index_free(nx);
-	return err;
-}
-
-/* git's remove_branch_state: what an unfinished merge or pick left. */
-static void remove_branch_state(struct wg_repo *repo)
-{
-	static const char *const files[] = { "MERGE_HEAD", "MERGE_RR", "MERGE_MSG", "MERGE_MODE",
-					     "SQUASH_MSG", "CHERRY_PICK_HEAD", "REVERT_HEAD" };
-	struct wg_buf p = WG_BUF_INIT;
-	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
-		wg_buf_reset(&p);
-		if (!wg_fs_join(&p, wg_repo_gitdir(repo), files[i]) && wg_fs_exists(wg_buf_cstr(&p)))
-			wg_fs_unlink(wg_buf_cstr(&p));
-	}
-	wg_error_clear();
-	wg_buf_release(&p);
-}
-
-/* git's reset_refs: ORIG_HEAD takes the old HEAD, HEAD the commit. */
-static int reset_refs(struct wg_repo *repo, const char *rev, const struct wg_oid *oid)
-{
-	struct wg_refdb *refdb = wg_repo_refdb(repo);
-	struct wg_oid orig, old_orig;
-	struct wg_buf msg = WG_BUF_INIT;
-	bool have_old_orig = !wg_refdb_resolve(&old_orig, NULL, refdb, "ORIG_HEAD", 0);
-	bool have_orig = !wg_refdb_resolve(&orig, NULL, refdb, "HEAD", 0);
-	int err = 0;
-
-	wg_error_clear();
-	if (have_orig)
-		err = wg_refdb_update(refdb, "ORIG_HEAD", &orig, have_old_orig ? &old_orig : NULL, 0,
-				      "reset: updating ORIG_HEAD");
-	else if (have_old_orig)
-		err = wg_refdb_delete(refdb, "ORIG_HEAD", &old_orig, 0, NULL);
-	if (!err)
-		err = wg_buf_printf(&msg, "reset: moving to %s", rev);
-	if (!err)
-		err = wg_refdb_update(refdb, "HEAD", oid, have_orig ? &orig : NULL, 0,
-				      wg_buf_cstr(&msg));
-	wg_buf_release(&msg);
-	return err;
 }
 
 static bool is_rev(struct wg_repo *repo, const char *s, enum wg_object_type type)
@@ -156,9 +54,12 @@ int cmd_reset(int argc, char **argv)
 	enum reset_type type = NONE;
 	struct wg_repo *repo = NULL;
 	struct wg_index *ix = NULL;
+	struct wg_reset *reset = NULL;
+	struct wg_status *unstaged = NULL;
+	struct wg_status_options so = WG_STATUS_OPTIONS_INIT;
 	struct wg_pathspec ps = { 0 };
 	struct wg_buf path = WG_BUF_INIT, prefix = WG_BUF_INIT;
-	struct wg_oid oid, head, head_tree, tree;
+	struct wg_oid oid, head, tree;
 	const char *rev = "HEAD";
 	const char **args = NULL;
 	size_t nargs = 0, npaths;
@@ -256,47 +157,60 @@ int cmd_reset(int argc, char **argv)
 	}
 	if (type == NONE)
 		type = MIXED;
-	if (type != SOFT && !wg_repo_workdir(repo)) {
-		rc = type == MIXED ? cli_fatal("mixed reset is not allowed in a bare repository")
-				   : cli_fatal("this operation must be run in a work tree");
-		goto out;
-	}
-	if (cli_read_index(&ix, repo) || cli_index_path(&path, repo)) {
-		rc = cli_fatal("index file corrupt");
-		goto out;
-	}
-	if (type == SOFT) {
-		struct wg_buf mh = WG_BUF_INIT;
-		bool merging = !wg_fs_join(&mh, wg_repo_gitdir(repo), "MERGE_HEAD") &&
-			       wg_fs_exists(wg_buf_cstr(&mh));
-		wg_buf_release(&mh);
-		for (size_t k = 0; k < ix->nr; k++)
-			merging = merging || ix->entries[k]->stage;
-		if (merging) {
-			rc = cli_fatal("Cannot do a soft reset in the middle of a merge.");
+	so.untracked = WG_UNTRACKED_NO;
+	so.warn = cli_warn_plain;
+	if (npaths) {
+		/* only index entries change: no ref moves, no branch state goes */
+		if (type != SOFT && !wg_repo_workdir(repo)) {
+			rc = cli_fatal("mixed reset is not allowed in a bare repository");
 			goto out;
 		}
-	} else if (type == MIXED) {
-		if (read_from_tree(&ix, repo, &tree, npaths ? &ps : NULL) ||
-		    list_unstaged(repo, ix, quiet) || wg_index_write(ix, wg_buf_cstr(&path))) {
+		if (cli_read_index(&ix, repo) || cli_index_path(&path, repo)) {
+			rc = cli_fatal("index file corrupt");
+			goto out;
+		}
+		if (wg_index_reset_from_tree(&ix, repo, &tree, &ps) ||
+		    wg_status_collect(&unstaged, repo, ix, NULL, &so) ||
+		    wg_index_write(ix, wg_buf_cstr(&path))) {
 			rc = cli_fatal_core();
 			goto out;
 		}
+		if (!quiet)
+			list_unstaged(unstaged);
 	} else {
-		bool have_tree = have_head && !wg_object_peel(&head_tree, repo, &head, WG_OBJ_TREE);
-		wg_error_clear();
-		if ((rc = cli_checkout_tree(repo, have_tree ? &head_tree : NULL, &tree, true, false))) {
-			if (rc == 1)
-				rc = cli_fatal("Could not reset index file to revision '%s'.", rev);
+		struct wg_reset_options ro = { 0 };
+		const struct wg_oid *missing;
+		size_t nmissing;
+		int err;
+		ro.mode = type == SOFT ? WG_RESET_SOFT : type == HARD ? WG_RESET_HARD : WG_RESET_MIXED;
+		ro.commit = unborn ? NULL : &oid;
+		ro.rev = rev;
+		ro.warn = cli_warn_plain;
+		ro.checkout.warn = cli_warn_plain;
+		if (cli_index_path(&path, repo)) {
+			rc = cli_fatal_core();
 			goto out;
 		}
-	}
-	if (!npaths && !unborn) {
-		if (reset_refs(repo, rev, &oid)) {
+		ro.index_path = wg_buf_cstr(&path);
+		if ((err = wg_reset_begin(&reset, repo, &ro))) {
+			rc = err == WG_ECORRUPT ? cli_fatal("index file corrupt") : cli_fatal_core();
+			goto out;
+		}
+		nmissing = wg_reset_missing(reset, &missing);
+		if (cli_prefetch(repo, missing, nmissing)) {
+			rc = cli_fatal_core();
+			goto out;
+		}
+		if (wg_reset_finish(reset)) {
+			/* the refs are the last step: a failure there is git's error, not fatal */
 			fprintf(stderr, "error: %s\n", wg_error_message());
 			wg_error_clear();
 			rc = 1;
-		} else if (type == HARD && !quiet) {
+			goto out;
+		}
+		if (type == MIXED && !quiet)
+			list_unstaged(wg_reset_unstaged(reset));
+		if (type == HARD && !quiet && !unborn) {
 			struct wg_buf s = WG_BUF_INIT;
 			char ab[WG_MAX_HEXSZ + 1];
 			cli_abbrev(ab, repo, &oid);
@@ -306,11 +220,11 @@ int cmd_reset(int argc, char **argv)
 			wg_buf_release(&s);
 		}
 	}
-	if (!npaths)
-		remove_branch_state(repo);
 	if (fflush(stdout))
 		rc = cli_fatal("write error");
 out:
+	wg_reset_free(reset);
+	wg_status_free(unstaged);
 	wg_pathspec_release(&ps);
 	wg_index_free(ix);
 	wg_buf_release(&path);

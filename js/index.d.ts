@@ -374,6 +374,24 @@ export function remove(options: RepoOptions & {
   paths: string | string[]; cached?: boolean; recursive?: boolean; force?: boolean;
 }): Promise<void>;
 
+/** `git reset [--soft | --mixed | --hard] [<ref>]` (ref: HEAD by
+ * default): HEAD and its branch move, ORIG_HEAD keeps the old commit; the
+ * index follows (mixed) and the working tree too (hard). With paths:
+ * `git reset [<ref>] -- <paths>`, only those index entries change.
+ * "ENOTFOUND" when ref names no commit. */
+export function reset(options: SwitchOptions & {
+  ref?: string; mode?: 'soft' | 'mixed' | 'hard'; paths?: string | string[];
+}): Promise<{ oid: string | null; unstaged: { path: string; status: 'M' | 'D' | 'T' | 'U' }[] }>;
+
+/** `git restore [--staged] [--worktree] [--source=<ref>] -- <paths>`:
+ * files from the index (or source), index entries (staged) from source
+ * (default HEAD); a path the source lacks is removed. "ENOTFOUND" (git's
+ * message) for a path that matches nothing or is unmerged; nothing is
+ * written then. */
+export function restore(options: SwitchOptions & {
+  paths: string | string[]; staged?: boolean; worktree?: boolean; source?: string;
+}): Promise<void>;
+
 /** A working-tree file's bytes (a symbolic link: its target); "ENOTFOUND"
  * when absent, "EINVALID" for a path into .git, out of the tree or through a link. */
 export function readWorkFile(options: RepoOptions & { path: string; encoding: 'utf8' }): Promise<string>;

@@ -21,8 +21,8 @@ import {
 import { listRemoteRefs, clone, fetch, push, readRemoteFile } from './remote.js';
 import { log } from './log.js';
 import {
-  checkout, switchBranch, status, add, remove, readWorkFile, writeWorkFile, removeWorkFile,
-  listWorkDir,
+  checkout, switchBranch, status, add, remove, reset, restore, readWorkFile, writeWorkFile,
+  removeWorkFile, listWorkDir,
 } from './worktree.js';
 
 /**
@@ -100,6 +100,6 @@ export const listTree = readTree;
 export {
   listRemoteRefs, clone, fetch, push, resolveRef, readObject, readTree, listRefs, currentBranch,
   writeObject, writeTree, updateRef, commit, log,
-  checkout, switchBranch, status, add, remove, readWorkFile, writeWorkFile, removeWorkFile,
-  listWorkDir,
+  checkout, switchBranch, status, add, remove, reset, restore, readWorkFile, writeWorkFile,
+  removeWorkFile, listWorkDir,
 };

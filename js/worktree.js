@@ -26,23 +26,30 @@ export function beginSwitch(repo, remote, begin) {
 }
 
 /**
+ * Fetch from the promisor remote, in one request, the blobs a plan needs
+ * that a blob-less partial clone lacks (`listing`: a wgjs_*_missing
+ * result).
+ */
+async function fetchMissing(repo, listing, remote) {
+  const missing = records(takeObject(listing).data, 1).map(([h]) => h);
+  if (!missing.length || !M._wgjs_repo_promisor_remote(repo)) return;
+  if (remote?.lazy === false) {
+    throw makeError('ENOTFOUND', `${missing.length} blobs to check out are not in the repository (lazy fetch is off)`);
+  }
+  throwIfAborted(remote?.signal);
+  await runOperation(
+    () => withStringArray(missing, (a, n) => M._wgjs_promisor_fetch_new(repo, a, n)),
+    remote);
+}
+
+/**
  * Carry out a planned switch `sw` (a wgjs_switch_begin result, freed
- * here): fetch the blobs it lacks from the promisor remote in one request
- * (a blob-less partial clone), then write the working tree, the index and
- * the refs.
+ * here): fetch the blobs it lacks, then write the working tree, the index
+ * and the refs.
  */
 export async function finishSwitch(repo, sw, remote) {
   try {
-    const missing = records(takeObject(M._wgjs_switch_missing(sw)).data, 1).map(([h]) => h);
-    if (missing.length && M._wgjs_repo_promisor_remote(repo)) {
-      if (remote?.lazy === false) {
-        throw makeError('ENOTFOUND', `${missing.length} blobs to check out are not in the repository (lazy fetch is off)`);
-      }
-      throwIfAborted(remote?.signal);
-      await runOperation(
-        () => withStringArray(missing, (a, n) => M._wgjs_promisor_fetch_new(repo, a, n)),
-        remote);
-    }
+    await fetchMissing(repo, M._wgjs_switch_missing(sw), remote);
     check(M._wgjs_switch_finish(sw));
   } finally {
     M._wgjs_switch_free(sw);
@@ -172,6 +179,70 @@ export async function remove({ dir, paths, cached = false, recursive = false, fo
   return withRepo(dir, { write: true }, (repo) => {
     check(withStringArray(list, (a, n) =>
       M._wgjs_remove(repo, a, n, cached ? 1 : 0, recursive ? 1 : 0, force ? 1 : 0)));
+  });
+}
+
+const RESET_MODES = { mixed: 0, soft: 1, hard: 2 };
+
+/**
+ * `git reset [--soft | --mixed | --hard] [<ref>]`: HEAD (and its branch)
+ * moves to the commit `ref` names (default HEAD), ORIG_HEAD keeps where it
+ * was; mixed (the default) makes the index the commit's tree, hard the
+ * working tree too (local changes are lost, as in git), soft neither.
+ * With paths, `git reset [<ref>] -- <paths>`: only those index entries
+ * take the tree's, nothing else moves. Resolves with { oid } (HEAD after)
+ * and, for a mixed reset, `unstaged`: [{ path, status }], git's
+ * "Unstaged changes after reset" ('M', 'D', 'T', 'U').
+ */
+export async function reset({ dir, ref, mode = 'mixed', paths, ...remote } = {}) {
+  if (!(mode in RESET_MODES)) throw makeError('EINVALID', "mode must be 'soft', 'mixed' or 'hard'");
+  if (ref !== undefined && (typeof ref !== 'string' || !ref)) throw makeError('EINVALID', 'ref must be a non-empty string');
+  const list = pathList(paths);
+  if (list.length && mode !== 'mixed') throw makeError('EINVALID', `Cannot do ${mode} reset with paths.`);
+  return withRepo(dir, { write: true, signal: remote.signal }, async (repo) => {
+    let unstaged = [];
+    if (list.length) {
+      check(withStrings([ref ?? null], (r) =>
+        withStringArray(list, (a, n) => M._wgjs_reset_paths(repo, r, a, n))));
+    } else {
+      const r = withStrings([ref ?? null], (s) => M._wgjs_reset_begin(repo, s, RESET_MODES[mode]));
+      if (!r) throw lastError();
+      try {
+        await fetchMissing(repo, M._wgjs_reset_missing(r), remote);
+        const done = M._wgjs_reset_finish(r);
+        if (!done) throw lastError();
+        unstaged = records(takeObject(done).data, 2).map(([status, path]) => ({ path, status }));
+      } finally {
+        M._wgjs_reset_free(r);
+      }
+    }
+    return { oid: headState(repo).oid, unstaged };
+  });
+}
+
+/**
+ * `git restore [--staged] [--worktree] [--source=<ref>] -- <paths>`:
+ * working-tree files from the index (default) or from `source`; with
+ * staged, index entries from `source` (default HEAD), and with both, the
+ * two. A path the source lacks is removed (git's no-overlay mode). A path
+ * that matches nothing, or an unmerged one restored from the index,
+ * rejects the whole call (ENOTFOUND, git's message) before anything is
+ * written.
+ */
+export async function restore({ dir, paths, staged = false, worktree = !staged, source, ...remote } = {}) {
+  const list = pathList(paths);
+  if (!list.length) throw makeError('EINVALID', 'paths are required');
+  if (source !== undefined && (typeof source !== 'string' || !source)) throw makeError('EINVALID', 'source must be a non-empty string');
+  return withRepo(dir, { write: true, signal: remote.signal }, async (repo) => {
+    const w = withStrings([source ?? null], (src) => withStringArray(list, (a, n) =>
+      M._wgjs_restore_begin(repo, a, n, staged ? 1 : 0, worktree ? 1 : 0, src)));
+    if (!w) throw lastError();
+    try {
+      await fetchMissing(repo, M._wgjs_restore_missing(w), remote);
+      check(M._wgjs_restore_finish(w));
+    } finally {
+      M._wgjs_restore_free(w);
+    }
   });
 }
 

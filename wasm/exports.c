@@ -136,6 +136,20 @@ int wgjs_record_add(struct wgjs_object *list, const char *const *fields, size_t 
 	return err;
 }
 
+struct wgjs_object *wgjs_oid_list(const struct wg_oid *oids, size_t n)
+{
+	struct wgjs_object *list = wgjs_object_alloc(WG_OBJ_NONE);
+
+	for (size_t i = 0; list && i < n; i++) {
+		const char *hex = wgjs_hex(&oids[i]);
+		if (wgjs_record_add(list, &hex, 1)) {
+			wgjs_object_free(list);
+			return NULL;
+		}
+	}
+	return list;
+}
+
 /* "commit", "tree", "blob", "tag". */
 API const char *wgjs_object_type(const struct wgjs_object *obj)
 {

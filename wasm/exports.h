@@ -35,4 +35,8 @@ struct wgjs_object *wgjs_object_alloc(enum wg_object_type type);
 int wgjs_record_add(struct wgjs_object *list, const char *const *fields, size_t nfields);
 void wgjs_object_free(struct wgjs_object *obj);
 
+/* A listing of hex ids, one field per record (the blobs a checkout must
+ * fetch first); NULL with WG_ENOMEM set. */
+struct wgjs_object *wgjs_oid_list(const struct wg_oid *oids, size_t n);
+
 #endif

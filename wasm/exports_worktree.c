@@ -53,22 +53,11 @@ API struct wg_switch *wgjs_switch_begin(struct wg_repo *repo, const char *target
  * the hex id. */
 API struct wgjs_object *wgjs_switch_missing(struct wg_switch *sw)
 {
-	struct wgjs_object *list;
 	const struct wg_oid *oids;
-	size_t n;
+	size_t n = wg_switch_missing(sw, &oids);
 
 	wg_error_clear();
-	if (!(list = wgjs_object_alloc(WG_OBJ_NONE)))
-		return NULL;
-	n = wg_switch_missing(sw, &oids);
-	for (size_t i = 0; i < n; i++) {
-		const char *hex = wgjs_hex(&oids[i]);
-		if (wgjs_record_add(list, &hex, 1)) {
-			wgjs_object_free(list);
-			return NULL;
-		}
-	}
-	return list;
+	return wgjs_oid_list(oids, n);
 }
 
 API int wgjs_switch_finish(struct wg_switch *sw)

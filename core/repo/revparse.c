@@ -3,10 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "object/commit.h"
 #include "object/tag.h"
 #include "object/tree.h"
+#include "refs/refdb.h"
+#include "repo/upstream.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/hex.h"
@@ -172,6 +175,161 @@ done:
 	return err;
 }
 
+/* --- reflog forms: <ref>@{<n>}, @{<n>}, @{-<n>}, [<branch>]@{upstream} --- */
+
+/* The branch HEAD is on ("refs/heads/x"), or empty when detached. */
+static int current_branch(struct wg_buf *out, struct wg_repo *repo)
+{
+	struct wg_oid ignored;
+	char *target = NULL;
+	int err = 0;
+
+	wg_buf_reset(out);
+	if (wg_refdb_resolve(&ignored, &target, wg_repo_refdb(repo), "HEAD",
+			     WG_RESOLVE_ALLOW_MISSING))
+		wg_error_clear();  /* no HEAD: no branch */
+	else if (target && !strncmp(target, "refs/heads/", 11))
+		err = wg_buf_adds(out, target);
+	wg_free(target);
+	return err;
+}
+
+/* git's dwim_log: the first name of the lookup order whose reflog exists. */
+static int dwim_log(struct wg_buf *out, struct wg_repo *repo, const char *name, size_t len)
+{
+	for (int i = 0; dwim_rules[i]; i++) {
+		int err;
+		wg_buf_reset(out);
+		if ((err = wg_buf_printf(out, dwim_rules[i], (int)len, name)))
+			return err;
+		if (wg_refdb_name_is_valid(wg_buf_cstr(out)) &&
+		    wg_refdb_reflog_exists(wg_repo_refdb(repo), wg_buf_cstr(out)) == 1)
+			return 0;
+	}
+	wg_error_clear();
+	return wg_error_set(WG_ENOTFOUND, "unknown revision '%.*s'", (int)len, name);
+}
+
+/* Entry n of a reflog, newest first: the value the ref had n updates ago. */
+static int reflog_nth(struct wg_oid *out, struct wg_repo *repo, const char *ref, unsigned long n)
+{
+	struct wg_reflog_iter *it;
+	const struct wg_reflog_entry *e;
+	struct wg_oid oldest = { 0 };
+	unsigned long count = 0;
+	int err;
+
+	if ((err = wg_reflog_iter_new(&it, wg_repo_refdb(repo), ref, 0)))
+		return err;
+	while (!(err = wg_reflog_iter_next(&e, it))) {
+		if (count++ == n) {
+			*out = e->new_oid;
+			break;
+		}
+		oldest = e->old_oid;
+	}
+	wg_reflog_iter_free(it);
+	if (!err)
+		return 0;
+	if (err != WG_ITEROVER)
+		return err;
+	wg_error_clear();
+	/* one past the oldest entry: what that entry moved the ref from */
+	if (count == n && count && !wg_oid_is_null(&oldest)) {
+		*out = oldest;
+		return 0;
+	}
+	return wg_error_set(WG_EINVALID, "log for '%s' only has %lu entries",
+			    !strncmp(ref, "refs/heads/", 11) ? ref + 11 : ref, count);
+}
+
+/* @{-n}: the n-th branch (or commit) checked out before this one, from
+ * HEAD's "checkout: moving from <x> to <y>" entries. */
+static int previous_checkout(struct wg_buf *out, struct wg_repo *repo, unsigned long n)
+{
+	static const char prefix[] = "checkout: moving from ";
+	struct wg_reflog_iter *it;
+	const struct wg_reflog_entry *e;
+	int err;
+
+	if ((err = wg_reflog_iter_new(&it, wg_repo_refdb(repo), "HEAD", 0)))
+		return err;
+	while (!(err = wg_reflog_iter_next(&e, it))) {
+		const char *from = e->message, *to;
+		if (strncmp(from, prefix, sizeof(prefix) - 1))
+			continue;
+		from += sizeof(prefix) - 1;
+		if (!(to = strstr(from, " to ")) || --n)
+			continue;
+		wg_buf_reset(out);
+		err = wg_buf_add(out, from, (size_t)(to - from));
+		break;
+	}
+	wg_reflog_iter_free(it);
+	if (err == WG_ITEROVER)
+		err = WG_ENOTFOUND;
+	return err;
+}
+
+/* name@{inner}, the whole base of a revision (before ^ and ~). */
+static int resolve_reflog_form(struct wg_oid *out, struct wg_repo *repo, const char *name,
+			       size_t len, const char *inner, size_t inner_len, const char *spec)
+{
+	struct wg_buf ref = WG_BUF_INIT, shortname = WG_BUF_INIT;
+	char *end;
+	unsigned long n;
+	int err = 0;
+
+	if (inner_len > 1 && inner[0] == '-' && inner[1] >= '0' && inner[1] <= '9') {
+		n = strtoul(inner + 1, &end, 10);
+		if (len || end != inner + inner_len || !n) {
+			err = wg_error_set(WG_ENOTFOUND, "unknown revision '%s'", spec);
+		} else if ((err = previous_checkout(&ref, repo, n))) {
+			wg_error_clear();
+			err = wg_error_set(WG_ENOTFOUND, "unknown revision '%s'", spec);
+		} else {
+			err = resolve_base(out, repo, wg_buf_cstr(&ref), ref.len);
+		}
+	} else if (inner_len && inner[0] >= '0' && inner[0] <= '9') {
+		n = strtoul(inner, &end, 10);
+		if (end != inner + inner_len)
+			err = wg_error_set(WG_EUNSUPPORTED, "reflog dates such as '%s' are not "
+					   "supported yet", spec);
+		else if (!len)  /* @{n}: the current branch's reflog (HEAD's when detached) */
+			err = current_branch(&ref, repo) ||
+			      (!ref.len && wg_buf_adds(&ref, "HEAD"));
+		else
+			err = dwim_log(&ref, repo, name, len);
+		if (!err)
+			err = reflog_nth(out, repo, wg_buf_cstr(&ref), n);
+	} else if ((inner_len == 1 && (inner[0] == 'u' || inner[0] == 'U')) ||
+		   (inner_len == 8 && !strncasecmp(inner, "upstream", 8))) {
+		const char *branch = NULL;
+		if (!len) {
+			if (!(err = current_branch(&ref, repo)) && !ref.len)
+				err = wg_error_set(WG_EINVALID, "HEAD does not point to a branch");
+			branch = wg_buf_cstr(&ref) + 11;
+		} else if (!(err = wg_buf_add(&ref, name, len))) {
+			branch = wg_buf_cstr(&ref);
+		}
+		if (!err) {
+			struct wg_buf full = WG_BUF_INIT;
+			if (!(err = wg_branch_upstream(&full, &shortname, repo, branch)) && !full.len)
+				err = wg_error_set(WG_EINVALID, "no upstream configured for branch '%s'",
+						   branch);
+			if (!err)
+				err = wg_refdb_resolve(out, NULL, wg_repo_refdb(repo), wg_buf_cstr(&full), 0);
+			wg_buf_release(&full);
+		}
+	} else {
+		err = wg_error_set(WG_EUNSUPPORTED, "reflog expressions such as '%s' are not "
+				   "supported yet", spec);
+	}
+	wg_buf_release(&ref);
+	wg_buf_release(&shortname);
+	return err;
+}
+
 static int nth_parent(struct wg_oid *out, struct wg_repo *repo, const struct wg_oid *oid,
 		      unsigned long n)
 {
@@ -261,9 +419,6 @@ int wg_revparse(struct wg_oid *out, struct wg_repo *repo, const char *spec)
 	char *rev;
 	int err;
 
-	if (strstr(spec, "@{"))
-		return wg_error_set(WG_EUNSUPPORTED, "reflog expressions such as '%s' are not "
-				    "supported yet", spec);
 	if (colon && revlen == 0)
 		return wg_error_set(WG_EUNSUPPORTED, "index paths and searches such as '%s' are "
 				    "not supported yet", spec);
@@ -271,7 +426,19 @@ int wg_revparse(struct wg_oid *out, struct wg_repo *repo, const char *spec)
 		baselen = revlen;
 	if (!(rev = wg_strndup(spec, revlen)))
 		return wg_error_set(WG_ENOMEM, "out of memory");
-	err = resolve_base(&oid, repo, rev, baselen);
+	{
+		/* name@{...} ends the base; anything else with "@{" names nothing */
+		const char *at = strstr(rev, "@{");
+		const char *close = at ? memchr(at, '}', baselen - (size_t)(at - rev)) : NULL;
+		if (at && (size_t)(at - rev) < baselen)
+			err = close && (size_t)(close - rev) == baselen - 1 &&
+			      !memchr(at + 2, '{', (size_t)(close - at - 2))
+			      ? resolve_reflog_form(&oid, repo, rev, (size_t)(at - rev), at + 2,
+						    (size_t)(close - at - 2), spec)
+			      : wg_error_set(WG_ENOTFOUND, "unknown revision '%s'", spec);
+		else
+			err = resolve_base(&oid, repo, rev, baselen);
+	}
 	if (!err)
 		err = apply_suffixes(&oid, repo, rev + baselen, spec);
 	wg_free(rev);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "index/cache_tree.h"
+#include "object/path.h"
 #include "odb/object_stream.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -483,9 +484,36 @@ static int find_missing(struct wg_checkout *co)
 	return 0;
 }
 
-int wg_checkout_plan(struct wg_checkout **out, struct wg_repo *repo, const struct wg_index *ix,
-		     const struct wg_oid *old_tree, const struct wg_oid *new_tree,
-		     const struct wg_checkout_options *opts)
+/* The target's entries into co->nix: a tree's (paths checked as it is
+ * read, cache tree primed) or a copy of an index's stage-0 entries, each
+ * path checked as git's verify_path does: an index may come from anywhere. */
+static int load_target(struct wg_checkout *co, const struct wg_oid *tree,
+		       const struct wg_index *target)
+{
+	int err;
+
+	if ((err = wg_index_new(&co->nix, co->ix->algo)))
+		return err;
+	if (tree)
+		return wg_index_read_tree(co->nix, wg_repo_odb(co->repo), tree);
+	for (size_t i = 0; i < target->nr; i++) {
+		const struct wg_index_entry *e = target->entries[i];
+		struct wg_index_entry *c;
+		if (e->stage)
+			continue;
+		if ((err = wg_path_check(e->path, e->path_len, e->mode)))
+			return err;
+		if (!(c = wg_index_entry_new(e->path, e->path_len, e->mode, &e->oid, 0)))
+			return wg_error_set(WG_ENOMEM, "out of memory");
+		if ((err = wg_index_add(co->nix, c)))
+			return err;
+	}
+	return 0;
+}
+
+static int plan(struct wg_checkout **out, struct wg_repo *repo, const struct wg_index *ix,
+		const struct wg_oid *old_tree, const struct wg_oid *new_tree,
+		const struct wg_index *target, const struct wg_checkout_options *opts)
 {
 	static const struct wg_checkout_options defaults = WG_CHECKOUT_OPTIONS_INIT;
 	struct wg_workdir_options wo = { WG_ATTR_CHECKIN, NULL, NULL, NULL };
@@ -506,8 +534,7 @@ int wg_checkout_plan(struct wg_checkout **out, struct wg_repo *repo, const struc
 	wo.index = ix;
 	wo.warn = co->opts.warn;
 	wo.payload = co->opts.payload;
-	if ((err = wg_index_new(&co->nix, ix->algo)) ||
-	    (err = wg_index_read_tree(co->nix, odb, new_tree)) ||
+	if ((err = load_target(co, new_tree, target)) ||
 	    (err = wg_index_new(&co->result, ix->algo)) ||
 	    (err = wg_workdir_open(&co->wd_in, repo, &wo)))
 		goto fail;
@@ -555,6 +582,20 @@ int wg_checkout_plan(struct wg_checkout **out, struct wg_repo *repo, const struc
 fail:
 	wg_checkout_free(co);
 	return err;
+}
+
+int wg_checkout_plan(struct wg_checkout **out, struct wg_repo *repo, const struct wg_index *ix,
+		     const struct wg_oid *old_tree, const struct wg_oid *new_tree,
+		     const struct wg_checkout_options *opts)
+{
+	return plan(out, repo, ix, old_tree, new_tree, NULL, opts);
+}
+
+int wg_checkout_plan_index(struct wg_checkout **out, struct wg_repo *repo,
+			   const struct wg_index *ix, const struct wg_index *target,
+			   const struct wg_checkout_options *opts)
+{
+	return plan(out, repo, ix, NULL, NULL, target, opts);
 }
 
 size_t wg_checkout_rejected(const struct wg_checkout *co, enum wg_checkout_reject kind,

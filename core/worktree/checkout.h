@@ -79,6 +79,13 @@ struct wg_checkout;
 int wg_checkout_plan(struct wg_checkout **out, struct wg_repo *repo, const struct wg_index *ix,
 		     const struct wg_oid *old_tree, const struct wg_oid *new_tree,
 		     const struct wg_checkout_options *opts);
+/* The same with the new entries given as an index (its stage-0 entries,
+ * every path checked as a tree's are) instead of a tree, and no old tree:
+ * restore's target, whose blobs a partial clone may not have yet, so
+ * that no tree object can be written of it. */
+int wg_checkout_plan_index(struct wg_checkout **out, struct wg_repo *repo,
+			   const struct wg_index *ix, const struct wg_index *target,
+			   const struct wg_checkout_options *opts);
 /* The paths refused for one reason (sorted). */
 size_t wg_checkout_rejected(const struct wg_checkout *co, enum wg_checkout_reject kind,
 			    const char *const **paths);

@@ -312,6 +312,16 @@ check_same "blob-less clone: the same files" "tree_listing gc" "tree_listing pc"
 check_output "blob-less clone: the checkout's blobs came in one request (2 packs)" 2 \
 	sh -c "ls pc/.git/objects/pack/*.promisor | wc -l"
 check "blob-less clone: git fsck" "$GIT" -C pc fsck --no-progress
+# restore and reset --hard in the blob-less clone fetch the blobs they lack
+rm -rf gr && "$GIT" clone -q "$url/git/r.git" gr
+for step in "restore --source=origin/other ." "reset -q --hard origin/third" \
+	"restore --source=ORIG_HEAD -- ." "restore --staged --worktree --source=origin/other -- ."; do
+	check "git: $step" sh -c "cd gr && '$GIT' $step"
+	check "blob-less clone: $step" sh -c "cd pc && '$W' $step"
+	check_same "  the same files as git's" "tree_listing gr" "tree_listing pc"
+	check_same "  the same index" "'$GIT' -C gr ls-files -s" "'$GIT' -C pc ls-files -s"
+done
+check "  git fsck" "$GIT" -C pc fsck --no-progress
 check "a bare clone has no working tree" "$W" clone -q --bare "$url/git/r.git" bc
 check "  (no index)" test ! -e bc/index
 check "--no-checkout leaves the tree empty" "$W" clone -q -n "$url/git/r.git" nc

@@ -164,6 +164,22 @@ with a second line"
 	both "hard reset" reset --hard "$H1"
 	both "hard reset, quiet" reset -q --hard HEAD~1
 	both "hard reset to HEAD" reset --hard
+	# the reflog forms users reset to
+	both "hard reset to HEAD@{2}" reset --hard "HEAD@{2}"
+	both "hard reset to main@{1}" reset -q --hard "main@{1}"
+	both "mixed reset to @{1}~1" reset -q "@{1}~1"
+	both "reset to ORIG_HEAD" reset -q --hard ORIG_HEAD
+	on_both '"$GIT" checkout -q --detach HEAD~1 && "$GIT" checkout -q main'
+	both "reset to @{-1}" reset -q --hard "@{-1}"
+	for rev in "HEAD@{0}" "main@{3}" "main@{3}:a" "@{-1}" "HEAD@{1}^{tree}"; do
+		both "rev-parse $rev" rev-parse "$rev"
+	done
+	both "rev-parse, past the end of the reflog" rev-parse "main@{999}"
+	both "rev-parse @{u} without an upstream" rev-parse "@{u}"
+	both "rev-parse main@{upstream} without an upstream" rev-parse "main@{upstream}"
+	on_both '"$GIT" config branch.main.remote . && "$GIT" config branch.main.merge refs/heads/main'
+	both "rev-parse @{u} with the branch itself as upstream" rev-parse "@{u}" "main@{U}"
+	on_both '"$GIT" config --unset branch.main.remote && "$GIT" config --unset branch.main.merge'
 	on_both 'echo sub >>dir/sub/b && "$GIT" add dir/sub/b'
 	IN=dir both "reset a path from a subdirectory" reset -q -- sub/b
 	IN=dir/sub both "restore from a subdirectory" restore b ../../a

@@ -282,3 +282,171 @@ for (const name of SAMPLES) {
     git(['--git-dir', served, 'fsck', '--strict', '--no-progress']);
   });
 }
+
+// --- reset and restore: our repository against a twin where git does the same ---------------
+
+// What a reset or restore changes, as git sees it.
+function repoState(dir) {
+  const show = (args) => { try { return git(['-C', dir, ...args]); } catch { return null; } };
+  const tracked = git(['-C', dir, 'ls-files', '-z']).split('\0').filter(Boolean);
+  return {
+    head: show(['rev-parse', 'HEAD']),
+    origHead: show(['rev-parse', '--verify', '-q', 'ORIG_HEAD']),
+    branch: show(['symbolic-ref', '-q', 'HEAD']),
+    index: git(['-C', dir, 'ls-files', '-s']),
+    status: gitStatus(dir),
+    headLog: git(['-C', dir, 'reflog', 'show', '--format=%H %gs', 'HEAD']),
+    branchLog: git(['-C', dir, 'reflog', 'show', '--format=%H %gs', 'main']),
+    files: Object.fromEntries(tracked.map((p) => {
+      const full = path.join(dir, p);
+      if (!fs.existsSync(full) && !fs.lstatSync(full, { throwIfNoEntry: false })) return [p, null];
+      const st = fs.lstatSync(full);
+      return [p, st.isSymbolicLink() ? `link ${fs.readlinkSync(full)}`
+        : st.isDirectory() ? 'dir' : `${st.mode & 0o100 ? 'x' : '-'} ${fs.readFileSync(full, 'base64')}`];
+    })),
+    untracked: fs.existsSync(path.join(dir, 'untracked.txt')) ? fs.readFileSync(path.join(dir, 'untracked.txt'), 'utf8') : null,
+  };
+}
+
+// The same local changes in both: a staged edit, an unstaged edit, a
+// staged new file, an untracked file.
+function makeChanges(dir, other) {
+  fs.appendFileSync(path.join(dir, 'README.md'), 'staged line\n');
+  fs.writeFileSync(path.join(dir, 'added.txt'), 'added\n');
+  git(['-C', dir, 'add', 'README.md', 'added.txt']);
+  fs.appendFileSync(path.join(dir, other), '# unstaged\n');
+  fs.writeFileSync(path.join(dir, 'untracked.txt'), 'untracked\n');
+}
+
+// git reset's "Unstaged changes after reset" list as our entries.
+const gitUnstaged = (out) => out.split('\n').filter((l) => /^[MDTU]\t/.test(l))
+  .map((l) => ({ status: l[0], path: l.slice(2) }));
+
+for (const name of SAMPLES) {
+  test(`reset (soft, mixed, hard, paths) and restore leave what git leaves (${name})`, async () => {
+    const dir = newDir('reset');
+    const twin = newDir('reset-git');
+    await wg.clone({ url: repoUrl(name), dir });
+    await wg.clone({ url: repoUrl(name), dir: twin });
+    const same = (label) => assert.deepEqual(repoState(dir), repoState(twin), label);
+    // a file besides README.md that HEAD~2 has too (an earlier test pushed to main)
+    const other = git(['-C', dir, 'ls-tree', '-r', '--name-only', 'HEAD~2']).split('\n')
+      .find((p) => p && p !== 'README.md' && fs.lstatSync(path.join(dir, p)).isFile() &&
+        git(['-C', dir, 'rev-parse', `HEAD:${p}`]) === git(['-C', dir, 'rev-parse', `HEAD~2:${p}`]));
+    makeChanges(dir, other);
+    makeChanges(twin, other);
+    same('the same changes');
+
+    // mixed (the default): the index follows, files stay
+    const mixed = await wg.reset({ dir, ref: 'HEAD~2' });
+    const out = git(['-C', twin, 'reset', 'HEAD~2']);
+    same('after reset HEAD~2');
+    assert.deepEqual(mixed.unstaged, gitUnstaged(out));
+    assert.ok(mixed.unstaged.some((e) => e.path === other && e.status === 'M'));
+    assert.equal(mixed.oid, git(['-C', dir, 'rev-parse', 'HEAD']).trim());
+
+    // soft: only HEAD and the branch move (ORIG_HEAD takes the old one)
+    await wg.reset({ dir, ref: 'ORIG_HEAD', mode: 'soft' });
+    git(['-C', twin, 'reset', '--soft', 'ORIG_HEAD']);
+    same('after reset --soft ORIG_HEAD');
+
+    // paths: only the index entries named, no ref moves
+    const pathsResult = await wg.reset({ dir, ref: 'HEAD~5', paths: ['README.md', 'docs'] });
+    git(['-C', twin, 'reset', '-q', 'HEAD~5', '--', 'README.md', 'docs']);
+    same('after reset HEAD~5 -- README.md docs');
+    assert.deepEqual(pathsResult.unstaged, []);
+
+    // restore: a file from the index, an index entry from HEAD, both from a commit
+    fs.writeFileSync(path.join(dir, 'README.md'), 'scribbled\n');
+    fs.writeFileSync(path.join(twin, 'README.md'), 'scribbled\n');
+    await wg.restore({ dir, paths: 'README.md' });
+    git(['-C', twin, 'restore', 'README.md']);
+    same('after restore README.md');
+    await wg.restore({ dir, paths: ['README.md', 'docs'], staged: true });
+    git(['-C', twin, 'restore', '--staged', 'README.md', 'docs']);
+    same('after restore --staged');
+    await wg.restore({ dir, paths: '.', staged: true, worktree: true, source: 'HEAD~3' });
+    git(['-C', twin, 'restore', '--staged', '--worktree', '--source=HEAD~3', '.']);
+    same('after restore -S -W --source=HEAD~3 .');
+
+    // refused before anything is written: a path that matches nothing
+    fs.writeFileSync(path.join(dir, other), 'mine\n');
+    const index = fs.readFileSync(path.join(dir, '.git/index'));
+    await assert.rejects(wg.restore({ dir, paths: [other, 'no/such'] }), (e) => {
+      assert.equal(e.code, 'ENOTFOUND');
+      assert.equal(e.message, "pathspec 'no/such' did not match any file(s) known to git");
+      return true;
+    });
+    assert.equal(fs.readFileSync(path.join(dir, other), 'utf8'), 'mine\n');
+    assert.deepEqual(fs.readFileSync(path.join(dir, '.git/index')), index);
+
+    // hard: index and files follow, untracked files stay
+    fs.writeFileSync(path.join(twin, other), 'mine\n');
+    await wg.reset({ dir, ref: 'v0.1', mode: 'hard' });
+    git(['-C', twin, 'reset', '-q', '--hard', 'v0.1']);
+    same('after reset --hard v0.1');
+    assert.deepEqual(gitStatus(dir).filter(([, x]) => x !== '?'), [], 'nothing tracked differs');
+    assert.equal(fs.readFileSync(path.join(dir, 'untracked.txt'), 'utf8'), 'untracked\n');
+    await wg.reset({ dir, mode: 'hard', ref: 'main@{1}' });
+    git(['-C', twin, 'reset', '-q', '--hard', 'main@{1}']);
+    same('after reset --hard main@{1}');
+
+    // refusals move nothing
+    const head = git(['-C', dir, 'rev-parse', 'HEAD']);
+    await assert.rejects(wg.reset({ dir, ref: 'no-such-rev', mode: 'hard' }), (e) => {
+      assert.equal(e.code, 'ENOTFOUND');
+      assert.equal(e.message, "Failed to resolve 'no-such-rev' as a valid revision.");
+      return true;
+    });
+    await assert.rejects(wg.reset({ dir, mode: 'hard', paths: 'README.md' }), { code: 'EINVALID' });
+    await assert.rejects(wg.reset({ dir, mode: 'sideways' }), { code: 'EINVALID' });
+    fs.writeFileSync(path.join(dir, '.git/MERGE_HEAD'), head);
+    await assert.rejects(wg.reset({ dir, ref: 'HEAD~1', mode: 'soft' }),
+      { code: 'EINVALID', message: 'Cannot do a soft reset in the middle of a merge.' });
+    assert.equal(git(['-C', dir, 'rev-parse', 'HEAD']), head);
+    // a mixed reset ends the merge, as git's does
+    await wg.reset({ dir });
+    assert.ok(!fs.existsSync(path.join(dir, '.git/MERGE_HEAD')));
+    assert.equal(git(['-C', dir, 'rev-parse', 'HEAD']), head);
+    git(['-C', dir, 'fsck', '--strict', '--no-progress']);
+  });
+}
+
+test('reset --hard and restore --source in a blob-less clone fetch their blobs in one request each', async () => {
+  const dir = newDir('reset-partial');
+  await wg.clone({ url: repoUrl(SAMPLES[0]), dir, filter: 'blob:none' });
+  const fetches = [];
+  const onRequest = (r) => {
+    if (String(r.url ?? r).includes('git-upload-pack') && (r.method ?? 'POST') === 'POST') fetches.push(r);
+  };
+  await wg.reset({ dir, ref: 'v0.1', mode: 'hard', onRequest });
+  assertCheckedOutLikeGit(dir);
+  assert.equal(fetches.length, 1, `requests: ${fetches.length}`);
+  assert.equal(git(['-C', dir, 'rev-parse', 'HEAD']).trim(), git(['-C', dir, 'rev-parse', 'v0.1^{commit}']).trim());
+
+  // paths whose blobs at `source` neither checkout fetched (not v0.1's, not main's)
+  const blobs = (rev) => new Map(git(['-C', dir, 'ls-tree', '-r', rev]).split('\n')
+    .filter((l) => l.startsWith('100')).map((l) => [l.split('\t')[1], l.split(/\s+/)[2]]));
+  const seen = [blobs('HEAD'), blobs('origin/main')];
+  let source;
+  let fresh = [];
+  let want;
+  const refs = git(['-C', dir, 'for-each-ref', '--format=%(objecttype)%(*objecttype) %(refname)'])
+    .split('\n').filter((l) => /^(commit|tagcommit) /.test(l)).map((l) => l.split(' ')[1]);
+  for (const cand of refs) {
+    want = blobs(cand);
+    fresh = [...want.keys()].filter((p) => seen.every((m) => m.get(p) !== want.get(p)));
+    if (fresh.length > 1) { source = cand; break; }
+  }
+  assert.ok(source, 'a ref with blobs not yet fetched');
+  fetches.length = 0;
+  await wg.restore({ dir, paths: fresh, source, onRequest });
+  assert.equal(fetches.length, 1, `requests: ${fetches.length}`);
+  for (const p of fresh) assert.equal(git(['-C', dir, 'hash-object', '--', p]).trim(), want.get(p), p);
+  // lazy fetch off: refused before anything is written
+  const d2 = newDir('reset-nolazy');
+  await wg.clone({ url: repoUrl(SAMPLES[0]), dir: d2, filter: 'blob:none' });
+  const head = git(['-C', d2, 'rev-parse', 'HEAD']);
+  await assert.rejects(wg.reset({ dir: d2, ref: 'v0.1', mode: 'hard', lazy: false }), { code: 'ENOTFOUND' });
+  assert.equal(git(['-C', d2, 'rev-parse', 'HEAD']), head);
+});
