@@ -130,9 +130,9 @@ int cmd_add(int argc, char **argv)
 		return cli_fatal("options '%s' and '%s' cannot be used together", "-A", "-u");
 	if (cli_open_repo(&repo))
 		return 128;
-	if (!wg_repo_workdir(repo)) {
+	if (wg_repo_require_workdir(repo)) {
 		wg_repo_free(repo);
-		return cli_fatal("this operation must be run in a work tree");
+		return cli_fatal_core();
 	}
 	if (i >= argc && !update && addremove_explicit <= 0) {
 		fputs("Nothing specified, nothing added.\n", stderr);

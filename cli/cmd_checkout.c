@@ -118,8 +118,8 @@ static int run(struct co_args *a)
 
 	if ((rc = cli_open_repo(&repo)))
 		return rc;
-	if (!wg_repo_workdir(repo)) {
-		rc = cli_fatal("this operation must be run in a work tree");
+	if (wg_repo_require_workdir(repo)) {
+		rc = cli_fatal_core();
 		goto out;
 	}
 	if (cli_index_path(&index_path, repo)) {

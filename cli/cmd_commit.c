@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "diff/tree_diff.h"
 #include "index/index.h"
 #include "object/commit.h"
 #include "object/ident.h"
@@ -44,83 +45,89 @@ static void show_date(struct wg_buf *out, const struct wg_ident *id)
 		      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_year + 1900, tz);
 }
 
-/* The bytes a diff compares for an entry: the blob, or for a submodule
- * the line git shows ("Subproject commit <hex>"). */
-static int side(struct wg_buf *out, struct wg_repo *repo, const struct wg_index_entry *e)
+/* The bytes a diff compares for one side: the blob, or for a submodule
+ * the line git shows ("Subproject commit <hex>"); nothing when absent. */
+static int side(struct wg_buf *out, struct wg_repo *repo, unsigned mode, const struct wg_oid *oid)
 {
 	enum wg_object_type type;
-	if (!e)
+	if (!mode)
 		return 0;
-	if (e->mode == 0160000)
-		return wg_buf_printf(out, "Subproject commit %s\n", wg_oid_hex(&e->oid));
-	return wg_odb_read(wg_repo_odb(repo), &e->oid, &type, out);
+	if (mode == 0160000)
+		return wg_buf_printf(out, "Subproject commit %s\n", wg_oid_hex(oid));
+	return wg_odb_read(wg_repo_odb(repo), oid, &type, out);
 }
 
-static void summary_line(struct wg_buf *sum, const char *what, const struct wg_index_entry *e)
+static void summary_line(struct wg_buf *sum, const char *what, unsigned mode, const char *path)
 {
-	wg_buf_printf(sum, " %s mode %06o ", what, e->mode);
-	wg_quote_c_style(sum, e->path, e->path_len);
+	wg_buf_printf(sum, " %s mode %06o ", what, mode);
+	wg_quote_c_style(sum, path, strlen(path));
 	wg_buf_addch(sum, '\n');
 }
 
+/* diff.c's diff_summary for one change. */
+static void summarize(struct wg_buf *sum, const struct wg_diff_change *ch)
+{
+	bool mode_changed = ch->old_mode && ch->new_mode && ch->old_mode != ch->new_mode;
+
+	if (ch->status == 'A') {
+		summary_line(sum, "create", ch->new_mode, ch->path);
+	} else if (ch->status == 'D') {
+		summary_line(sum, "delete", ch->old_mode, ch->path);
+	} else if (ch->status == 'R') {
+		wg_buf_adds(sum, " rename ");
+		wg_rename_label(sum, ch->from, ch->path);
+		wg_buf_printf(sum, " (%d%%)\n", (int)((int64_t)ch->score * 100 / WG_RENAME_MAX_SCORE));
+		if (mode_changed)
+			wg_buf_printf(sum, " mode change %06o => %06o\n", ch->old_mode, ch->new_mode);
+	} else if (mode_changed) {
+		wg_buf_printf(sum, " mode change %06o => %06o ", ch->old_mode, ch->new_mode);
+		wg_quote_c_style(sum, ch->path, strlen(ch->path));
+		wg_buf_addch(sum, '\n');
+	}
+}
+
 /* git's --shortstat --summary of the commit against its first parent
- * (everything added for a root commit), one pair per path in index
- * order. (Renames are not detected yet: git pairs a deleted and an added
- * file of similar content as one rename.) */
+ * (everything added for a root commit), renames paired. */
 static int print_stat(struct wg_repo *repo, const struct wg_oid *old_tree,
 		      const struct wg_oid *new_tree)
 {
-	struct wg_index *a = NULL, *b = NULL;
+	struct wg_tree_diff_options opts = { 0 };
+	struct wg_diff_changes changes = { 0 };
 	struct wg_buf sum = WG_BUF_INIT, x = WG_BUF_INIT, y = WG_BUF_INIT;
-	size_t i = 0, j = 0, files = 0, ins = 0, del = 0;
+	size_t ins = 0, del = 0;
 	int err;
 
-	if ((err = wg_index_new(&a, wg_repo_algo(repo))) ||
-	    (err = wg_index_new(&b, wg_repo_algo(repo))) ||
-	    (old_tree && (err = wg_index_read_tree(a, wg_repo_odb(repo), old_tree))) ||
-	    (err = wg_index_read_tree(b, wg_repo_odb(repo), new_tree)))
+	bool configured;
+
+	/* git's print_commit_summary looks for renames whatever diff.renames
+	 * says; the limit is still diff.renameLimit */
+	opts.rename = (struct wg_rename_options)WG_RENAME_OPTIONS_INIT;
+	opts.renames = true;
+	if ((err = wg_diff_rename_config(repo, NULL, &configured, &opts.rename.limit)) ||
+	    (err = wg_diff_trees(&changes, wg_repo_odb(repo), old_tree, new_tree, &opts)))
 		goto out;
-	while (!err && (i < a->nr || j < b->nr)) {
-		const struct wg_index_entry *ea = i < a->nr ? a->entries[i] : NULL;
-		const struct wg_index_entry *eb = j < b->nr ? b->entries[j] : NULL;
-		int c = !ea ? 1 : !eb ? -1 : wg_index_entry_cmp(ea->path, ea->path_len, 0,
-							       eb->path, eb->path_len, 0);
+	for (size_t i = 0; i < changes.n; i++) {
+		const struct wg_diff_change *ch = &changes.v[i];
 		size_t added = 0, removed = 0;
-		if (c < 0)
-			eb = NULL, i++;
-		else if (c > 0)
-			ea = NULL, j++;
-		else {
-			i++, j++;
-			if (ea->mode == eb->mode && wg_oid_equal(&ea->oid, &eb->oid))
-				continue;
-		}
-		files++;
 		wg_buf_reset(&x);
 		wg_buf_reset(&y);
-		if ((err = side(&x, repo, ea)) || (err = side(&y, repo, eb)))
-			break;
-		if ((!ea || !eb || !wg_oid_equal(&ea->oid, &eb->oid)) &&
-		    !wg_diff_is_binary(x.data, x.len) && !wg_diff_is_binary(y.data, y.len)) {
+		if (!wg_oid_equal(&ch->old_oid, &ch->new_oid) || ch->old_mode != ch->new_mode) {
+			if ((err = side(&x, repo, ch->old_mode, &ch->old_oid)) ||
+			    (err = side(&y, repo, ch->new_mode, &ch->new_oid)))
+				break;
+		}
+		if (!wg_diff_is_binary(x.data, x.len) && !wg_diff_is_binary(y.data, y.len)) {
 			if ((err = wg_diff_line_count(x.data, x.len, y.data, y.len, &added, &removed)))
 				break;
 			ins += added;
 			del += removed;
 		}
-		if (!ea)
-			summary_line(&sum, "create", eb);
-		else if (!eb)
-			summary_line(&sum, "delete", ea);
-		else if (ea->mode != eb->mode) {
-			wg_buf_printf(&sum, " mode change %06o => %06o ", ea->mode, eb->mode);
-			wg_quote_c_style(&sum, eb->path, eb->path_len);
-			wg_buf_addch(&sum, '\n');
-		}
+		summarize(&sum, ch);
 	}
-	if (err || !files)
+	if (err || !changes.n)
 		goto out;
 	/* diff.c's print_stat_summary */
-	printf(" %zu file%s changed", files, files == 1 ? "" : "s");
+	printf(" %zu file%s changed", changes.n, changes.n == 1 ? "" : "s");
 	if (ins || !del)
 		printf(", %zu insertion%s(+)", ins, ins == 1 ? "" : "s");
 	if (del || !ins)
@@ -129,8 +136,7 @@ static int print_stat(struct wg_repo *repo, const struct wg_oid *old_tree,
 	if (sum.len)
 		fwrite(sum.data, 1, sum.len, stdout);
 out:
-	wg_index_free(a);
-	wg_index_free(b);
+	wg_diff_changes_release(&changes);
 	wg_buf_release(&sum);
 	wg_buf_release(&x);
 	wg_buf_release(&y);
@@ -364,8 +370,8 @@ int cmd_commit(int argc, char **argv)
 		goto done;
 	if ((rc = cli_open_repo(&repo)))
 		goto done;
-	if (!wg_repo_workdir(repo)) {
-		rc = cli_fatal("this operation must be run in a work tree");
+	if (wg_repo_require_workdir(repo)) {
+		rc = cli_fatal_core();
 		goto done;
 	}
 	if (a.file) {

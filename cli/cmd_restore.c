@@ -73,8 +73,8 @@ int cmd_restore(int argc, char **argv)
 		source = "HEAD";
 	if ((rc = cli_open_repo(&repo)))
 		goto out;
-	if (!wg_repo_workdir(repo)) {
-		rc = cli_fatal("this operation must be run in a work tree");
+	if (wg_repo_require_workdir(repo)) {
+		rc = cli_fatal_core();
 		goto out;
 	}
 	if (cli_index_path(&path, repo) || cli_cwd_prefix(&prefix, wg_repo_workdir(repo)) ||

@@ -83,8 +83,8 @@ int cmd_rev_parse(int argc, char **argv)
 		} else if (!no_more_opts && !strcmp(a, "--absolute-git-dir")) {
 			print_git_dir(repo, true);
 		} else if (!no_more_opts && !strcmp(a, "--show-toplevel")) {
-			if (!wg_repo_workdir(repo))
-				rc = cli_fatal("this operation must be run in a work tree");
+			if (wg_repo_require_workdir(repo))
+				rc = cli_fatal_core();
 			else
 				printf("%s\n", wg_repo_workdir(repo));
 		} else if (!no_more_opts && !strcmp(a, "--is-bare-repository")) {

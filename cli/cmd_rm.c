@@ -72,9 +72,9 @@ int cmd_rm(int argc, char **argv)
 		return cli_fatal("No pathspec was given. Which files should I remove?");
 	if (cli_open_repo(&repo))
 		return 128;
-	if (!wg_repo_workdir(repo)) {
+	if (wg_repo_require_workdir(repo)) {
 		wg_repo_free(repo);
-		return cli_fatal("this operation must be run in a work tree");
+		return cli_fatal_core();
 	}
 	opts.report = rm_report;
 	opts.warn = rm_refusal;

@@ -494,8 +494,8 @@ int cmd_status(int argc, char **argv)
 		return rc;
 	if ((rc = cli_open_repo(&repo)))
 		return rc;
-	if (!wg_repo_workdir(repo)) {
-		rc = cli_fatal("this operation must be run in a work tree");
+	if (wg_repo_require_workdir(repo)) {
+		rc = cli_fatal_core();
 		goto out;
 	}
 	if (cli_read_index(&ix, repo) || cli_index_path(&path, repo)) {

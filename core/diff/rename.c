@@ -1,6 +1,7 @@
 /* Rename detection as git's diffcore-rename does it (see rename.h). */
 #include "diff/rename.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/sort.h"
 
 #define CANDIDATES_PER_DST 4
@@ -508,4 +510,94 @@ out:
 	wg_free(skip_src);
 	wg_free(mx);
 	return err;
+}
+
+int wg_rename_label(struct wg_buf *out, const char *a, const char *b)
+{
+	struct wg_buf qa = WG_BUF_INIT, qb = WG_BUF_INIT;
+	ptrdiff_t la = (ptrdiff_t)strlen(a), lb = (ptrdiff_t)strlen(b);
+	ptrdiff_t pfx = 0, sfx = 0, adjust, ia, ib, amid, bmid;
+	int err;
+
+	if ((err = wg_quote_c_style(&qa, a, (size_t)la)) ||
+	    (err = wg_quote_c_style(&qb, b, (size_t)lb)))
+		goto out;
+	if (qa.data[0] == '"' || qb.data[0] == '"') {
+		/* a quoted name is shown whole */
+		err = wg_buf_printf(out, "%s => %s", wg_buf_cstr(&qa), wg_buf_cstr(&qb));
+		goto out;
+	}
+	/* the common leading directories */
+	for (ia = 0; a[ia] && a[ia] == b[ia]; ia++)
+		if (a[ia] == '/')
+			pfx = ia + 1;
+	/* the common trailing part from a '/' on; with a common prefix it may
+	 * end at the prefix's own slash */
+	adjust = pfx ? 1 : 0;
+	for (ia = la, ib = lb; ia >= pfx - adjust && ib >= pfx - adjust && a[ia] == b[ib];
+	     ia--, ib--)
+		if (a[ia] == '/')
+			sfx = la - ia;
+	amid = la - pfx - sfx > 0 ? la - pfx - sfx : 0;
+	bmid = lb - pfx - sfx > 0 ? lb - pfx - sfx : 0;
+	if (pfx + sfx && ((err = wg_buf_add(out, a, (size_t)pfx)) || (err = wg_buf_addch(out, '{'))))
+		goto out;
+	if ((err = wg_buf_add(out, a + pfx, (size_t)amid)) || (err = wg_buf_adds(out, " => ")) ||
+	    (err = wg_buf_add(out, b + pfx, (size_t)bmid)))
+		goto out;
+	if (pfx + sfx && !(err = wg_buf_addch(out, '}')))
+		err = wg_buf_add(out, a + la - sfx, (size_t)sfx);
+out:
+	wg_buf_release(&qa);
+	wg_buf_release(&qb);
+	return err;
+}
+
+int wg_rename_run_init(struct wg_rename_run *run, size_t max)
+{
+	memset(run, 0, sizeof(*run));
+	run->src = wg_calloc(max + 1, sizeof(*run->src));
+	run->dst = wg_calloc(max + 1, sizeof(*run->dst));
+	run->src_at = wg_calloc(max + 1, sizeof(*run->src_at));
+	run->dst_at = wg_calloc(max + 1, sizeof(*run->dst_at));
+	run->src_of = wg_calloc(max + 1, sizeof(*run->src_of));
+	run->score = wg_calloc(max + 1, sizeof(*run->score));
+	if (!run->src || !run->dst || !run->src_at || !run->dst_at || !run->src_of || !run->score) {
+		wg_rename_run_release(run);
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+void wg_rename_run_add_src(struct wg_rename_run *run, struct wg_rename_file f, size_t at)
+{
+	run->src[run->nsrc] = f;
+	run->src_at[run->nsrc++] = at;
+}
+
+void wg_rename_run_add_dst(struct wg_rename_run *run, struct wg_rename_file f, size_t at)
+{
+	run->src_of[run->ndst] = -1;
+	run->dst[run->ndst] = f;
+	run->dst_at[run->ndst++] = at;
+}
+
+int wg_rename_run_detect(struct wg_rename_run *run, struct wg_odb *odb,
+			 const struct wg_rename_options *opts)
+{
+	if (!run->nsrc || !run->ndst)
+		return 0;
+	return wg_detect_renames(odb, run->src, run->nsrc, run->dst, run->ndst, opts, run->src_of,
+				 run->score, &run->limited);
+}
+
+void wg_rename_run_release(struct wg_rename_run *run)
+{
+	wg_free(run->src);
+	wg_free(run->dst);
+	wg_free(run->src_at);
+	wg_free(run->dst_at);
+	wg_free(run->src_of);
+	wg_free(run->score);
+	memset(run, 0, sizeof(*run));
 }

@@ -24,6 +24,7 @@
 
 #include "hash/oid.h"
 #include "odb/odb.h"
+#include "util/buf.h"
 
 #define WG_RENAME_MAX_SCORE 60000
 #define WG_RENAME_DEFAULT_SCORE 30000   /* 50% */
@@ -55,5 +56,32 @@ int wg_detect_renames(struct wg_odb *odb, const struct wg_rename_file *src, size
 		      const struct wg_rename_file *dst, size_t ndst,
 		      const struct wg_rename_options *opts, int *src_of, int *score,
 		      bool *limited);
+
+/* One detection run over candidates a caller picks from its own list:
+ * each source and destination keeps the caller's position (`at`), and
+ * after wg_rename_run_detect, src_of[d] is the index of destination d's
+ * source in src (or -1) and score[d] its score. */
+struct wg_rename_run {
+	struct wg_rename_file *src, *dst;
+	size_t *src_at, *dst_at;
+	size_t nsrc, ndst;
+	int *src_of, *score;
+	bool limited;           /* the inexact pass was skipped for the limit */
+};
+
+/* Room for up to `max` sources and as many destinations. */
+int wg_rename_run_init(struct wg_rename_run *run, size_t max);
+void wg_rename_run_add_src(struct wg_rename_run *run, struct wg_rename_file f, size_t at);
+void wg_rename_run_add_dst(struct wg_rename_run *run, struct wg_rename_file f, size_t at);
+/* Pair them (nothing to do without sources or destinations). */
+int wg_rename_run_detect(struct wg_rename_run *run, struct wg_odb *odb,
+			 const struct wg_rename_options *opts);
+void wg_rename_run_release(struct wg_rename_run *run);
+
+/* git's name for a rename in stats and summaries: the common leading
+ * directories and trailing part outside braces ("a/{b => c}/d",
+ * "{bin => scripts}/run.sh", "old => new"); names that need quoting are
+ * shown whole, quoted. Appended to out. */
+int wg_rename_label(struct wg_buf *out, const char *a, const char *b);
 
 #endif

@@ -70,6 +70,13 @@ static char *absolute_path(const char *path)
 	return copy;
 }
 
+int wg_repo_require_workdir(const struct wg_repo *repo)
+{
+	if (!wg_repo_workdir(repo))
+		return wg_error_set(WG_EINVALID, "this operation must be run in a work tree");
+	return 0;
+}
+
 /* Extensions git knows: those valid in a version-0 repository are ignored
  * there when unknown; the others need version 1 (Documentation/config/
  * extensions.adoc). We refuse any extension we do not implement. */

@@ -57,6 +57,9 @@ void wg_repo_free(struct wg_repo *repo);
 const char *wg_repo_gitdir(const struct wg_repo *repo);
 /* The working tree, or NULL for a bare repository. */
 const char *wg_repo_workdir(const struct wg_repo *repo);
+/* 0 when the repository has a working tree; WG_EINVALID with git's
+ * message ("this operation must be run in a work tree") otherwise. */
+int wg_repo_require_workdir(const struct wg_repo *repo);
 bool wg_repo_is_bare(const struct wg_repo *repo);
 const struct wg_hash_algo *wg_repo_algo(const struct wg_repo *repo);
 enum wg_ref_format wg_repo_ref_format(const struct wg_repo *repo);

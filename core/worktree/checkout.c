@@ -522,8 +522,8 @@ static int plan(struct wg_checkout **out, struct wg_repo *repo, const struct wg_
 	int err;
 
 	*out = NULL;
-	if (!wg_repo_workdir(repo))
-		return wg_error_set(WG_EINVALID, "this operation must be run in a work tree");
+	if ((err = wg_repo_require_workdir(repo)))
+		return err;
 	if (!(co = wg_calloc(1, sizeof(*co))))
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	co->repo = repo;

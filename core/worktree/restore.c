@@ -106,8 +106,8 @@ int wg_restore_begin(struct wg_restore **out, struct wg_repo *repo, const struct
 	int err;
 
 	*out = NULL;
-	if (!wg_repo_workdir(repo))
-		return wg_error_set(WG_EINVALID, "this operation must be run in a work tree");
+	if ((err = wg_repo_require_workdir(repo)))
+		return err;
 	if (!(r = wg_calloc(1, sizeof(*r))))
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	*out = r;

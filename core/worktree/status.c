@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "diff/rename.h"
+#include "diff/tree_diff.h"
 #include "repo/config.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -433,65 +434,27 @@ static int walk_dir(struct walker *w, bool list_untracked, bool list_ignored, bo
 
 /* --- renames --------------------------------------------------------------------------- */
 
-/* git's rename settings for status: status.renames, else diff.renames
- * (a boolean, or "copies", taken as renames here); status.renameLimit,
- * else diff.renameLimit, else 1000. */
-static int rename_config(struct wg_repo *repo, bool *on, int *limit)
-{
-	struct wg_config *cfg = wg_repo_config(repo);
-	const char *v = NULL;
-	int64_t n;
-	int err = 0;
-
-	*on = true;
-	*limit = 1000;
-	if (wg_config_get_string(cfg, "status.renames", &v) || !v) {
-		v = NULL;
-		wg_config_get_string(cfg, "diff.renames", &v);
-	}
-	if (v) {
-		if (!strcasecmp(v, "copies") || !strcasecmp(v, "copy"))
-			*on = true;
-		else
-			err = wg_config_bool_value("diff.renames", v, on);
-	}
-	wg_error_clear();
-	if (!err && (!wg_config_get_int64(cfg, "status.renamelimit", &n) ||
-		     !wg_config_get_int64(cfg, "diff.renamelimit", &n)))
-		*limit = n > INT32_MAX ? INT32_MAX : (int)n;
-	if (!err)
-		wg_error_clear();
-	return err;
-}
-
 /* Fold each staged deletion that git pairs with a staged addition into
  * the addition: x 'R', the source's path, HEAD mode and id, the score. */
 static int find_renames(struct walker *w, size_t ntracked)
 {
 	struct wg_status *st = w->st;
 	struct wg_rename_options ro = WG_RENAME_OPTIONS_INIT;
-	struct wg_rename_file *src = NULL, *dst = NULL;
-	size_t *src_at = NULL, *dst_at = NULL, nsrc = 0, ndst = 0;
-	int *src_of = NULL, *score = NULL;
-	bool on, limited = false, *drop = NULL;
+	struct wg_rename_run run;
+	bool on, *drop = NULL;
 	int err;
 
 	if (w->opts->renames == 0)
 		return 0;
-	if ((err = rename_config(w->repo, &on, &ro.limit)))
+	if ((err = wg_diff_rename_config(w->repo, "status", &on, &ro.limit)))
 		return err;
 	if (w->opts->renames < 0 && !on)
 		return 0;
 	if (w->opts->rename_score > 0)
 		ro.min_score = w->opts->rename_score;
-	src = wg_calloc(ntracked + 1, sizeof(*src));
-	dst = wg_calloc(ntracked + 1, sizeof(*dst));
-	src_at = wg_calloc(ntracked + 1, sizeof(*src_at));
-	dst_at = wg_calloc(ntracked + 1, sizeof(*dst_at));
-	src_of = wg_calloc(ntracked + 1, sizeof(*src_of));
-	score = wg_calloc(ntracked + 1, sizeof(*score));
-	drop = wg_calloc(ntracked + 1, sizeof(*drop));
-	if (!src || !dst || !src_at || !dst_at || !src_of || !score || !drop) {
+	if ((err = wg_rename_run_init(&run, ntracked)))
+		return err;
+	if (!(drop = wg_calloc(ntracked + 1, sizeof(*drop)))) {
 		err = wg_error_set(WG_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -499,27 +462,23 @@ static int find_renames(struct walker *w, size_t ntracked)
 		const struct wg_status_entry *e = &st->v[i];
 		if (e->unmerged)
 			continue;
-		if (e->x == 'D') {
-			src[nsrc] = (struct wg_rename_file){ e->path, e->mode_head, e->oid_head };
-			src_at[nsrc++] = i;
-		} else if (e->x == 'A') {
-			dst[ndst] = (struct wg_rename_file){ e->path, e->mode_index, e->oid_index };
-			dst_at[ndst++] = i;
-		}
+		if (e->x == 'D')
+			wg_rename_run_add_src(&run, (struct wg_rename_file){ e->path, e->mode_head,
+									     e->oid_head }, i);
+		else if (e->x == 'A')
+			wg_rename_run_add_dst(&run, (struct wg_rename_file){ e->path, e->mode_index,
+									     e->oid_index }, i);
 	}
-	if (!nsrc || !ndst)
+	if ((err = wg_rename_run_detect(&run, wg_repo_odb(w->repo), &ro)))
 		goto out;
-	if ((err = wg_detect_renames(wg_repo_odb(w->repo), src, nsrc, dst, ndst, &ro, src_of,
-				     score, &limited)))
-		goto out;
-	if (limited)
-		st->rename_limit_needed = nsrc > ndst ? nsrc : ndst;
-	for (size_t d = 0; d < ndst; d++) {
-		struct wg_status_entry *e = &st->v[dst_at[d]];
+	if (run.limited)
+		st->rename_limit_needed = run.nsrc > run.ndst ? run.nsrc : run.ndst;
+	for (size_t d = 0; d < run.ndst; d++) {
+		struct wg_status_entry *e = &st->v[run.dst_at[d]];
 		const struct wg_status_entry *from;
-		if (src_of[d] < 0)
+		if (run.src_of[d] < 0)
 			continue;
-		from = &st->v[src_at[src_of[d]]];
+		from = &st->v[run.src_at[run.src_of[d]]];
 		if (!(e->from = wg_strdup(from->path))) {
 			err = wg_error_set(WG_ENOMEM, "out of memory");
 			goto out;
@@ -527,8 +486,8 @@ static int find_renames(struct walker *w, size_t ntracked)
 		e->x = 'R';
 		e->mode_head = from->mode_head;
 		e->oid_head = from->oid_head;
-		e->score = (int)((int64_t)score[d] * 100 / WG_RENAME_MAX_SCORE);
-		drop[src_at[src_of[d]]] = true;
+		e->score = (int)((int64_t)run.score[d] * 100 / WG_RENAME_MAX_SCORE);
+		drop[run.src_at[run.src_of[d]]] = true;
 	}
 	/* the sources go; the entries after the tracked ones move up */
 	{
@@ -543,12 +502,7 @@ static int find_renames(struct walker *w, size_t ntracked)
 		st->n = wpos;
 	}
 out:
-	wg_free(src);
-	wg_free(dst);
-	wg_free(src_at);
-	wg_free(dst_at);
-	wg_free(src_of);
-	wg_free(score);
+	wg_rename_run_release(&run);
 	wg_free(drop);
 	return err;
 }

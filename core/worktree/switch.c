@@ -176,8 +176,8 @@ int wg_switch_begin(struct wg_switch **out, struct wg_repo *repo,
 	int err;
 
 	*out = NULL;
-	if (!wg_repo_workdir(repo))
-		return wg_error_set(WG_EINVALID, "this operation must be run in a work tree");
+	if ((err = wg_repo_require_workdir(repo)))
+		return err;
 	if (!(sw = wg_calloc(1, sizeof(*sw))))
 		return WG_ENOMEM;
 	sw->repo = repo;

@@ -37,8 +37,8 @@ int wg_workdir_open(struct wg_workdir **out, struct wg_repo *repo,
 	int err;
 
 	*out = NULL;
-	if (!wg_repo_workdir(repo))
-		return wg_error_set(WG_EINVALID, "this operation must be run in a work tree");
+	if ((err = wg_repo_require_workdir(repo)))
+		return err;
 	if (!(wd = wg_calloc(1, sizeof(*wd))))
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	wd->repo = repo;

@@ -99,6 +99,18 @@ for combo in sha1:files sha256:reftable sha1:reftable sha256:files; do
 		rm link && ln -s dir link && printf "" >empty && "$GIT" add -A'
 	both "second commit: every kind of change" commit -m second
 
+	# renames in the summary, as git pairs them (diff.renames on by default)
+	on_both 'mkdir -p moved/deep && "$GIT" mv dir/sub/b moved/deep/b && "$GIT" mv a a.txt &&
+		printf "one\nTWO\nthree\nfive\nsix\nseven\neight\n" >a.txt && "$GIT" mv run run2 &&
+		chmod -x run2 && "$GIT" mv bin "na\303\257ve" && "$GIT" add -A'
+	both "renames: exact, edited, into a deeper directory, mode change, quoted" commit -m renames
+	on_both '"$GIT" mv moved/deep/b dir/sub/b && "$GIT" mv a.txt a && "$GIT" mv run2 run &&
+		"$GIT" mv "na\303\257ve" bin && chmod +x run && "$GIT" add -A'
+	both "renames back" commit -m "renames back"
+	on_both '"$GIT" mv a x && "$GIT" -c core.quotepath=off config diff.renames false'
+	both "diff.renames false: the summary still pairs renames" commit -m "no renames"
+	on_both '"$GIT" config --unset diff.renames && "$GIT" mv x a'
+	both "and back with renames" commit -m "back"
 	both "allow-empty" commit --allow-empty -m "empty one"
 	both "nothing to commit, clean" commit -m nothing
 	on_both 'echo u >untracked'

@@ -2,12 +2,17 @@
  * digits are a fraction: "5" and "50" are both 50%), and rename pairing
  * on an object database in memory of a loose directory: exact before
  * inexact, the same basename preferred among identical sources, a source
- * used once, the minimum score and the limit. (The interop test t26 checks
- * the pairs and scores against git status on many more cases.) */
+ * used once, the minimum score and the limit; git's rename labels
+ * ("a/{b => c}/d"); tree diffs (diff/tree_diff.h) with every kind of
+ * change, a file becoming a directory, renames folded in, and a hostile
+ * tree. (The interop tests t26 and t29 check pairs, scores and labels
+ * against git on many more cases.) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "diff/rename.h"
+#include "diff/tree_diff.h"
+#include "object/tree.h"
 #include "fixtures.h"
 #include "odb/loose.h"
 #include "test.h"
@@ -102,6 +107,123 @@ static void test_pairs(void)
 	CHECK_OK(wg_fs_remove_tree(dir));
 }
 
+
+static void check_label(const char *a, const char *b, const char *want)
+{
+	struct wg_buf out = WG_BUF_INIT;
+	CHECK_OK(wg_rename_label(&out, a, b));
+	CHECK_STR(wg_buf_cstr(&out), want);
+	wg_buf_release(&out);
+}
+
+static void test_label(void)
+{
+	check_label("bin/run.sh", "scripts/run.sh", "{bin => scripts}/run.sh");
+	check_label("a/x.txt", "a/y.txt", "a/{x.txt => y.txt}");
+	check_label("a/b/c", "a/c", "a/{b => }/c");
+	check_label("a/c", "a/b/c", "a/{ => b}/c");
+	check_label("old", "new", "old => new");
+	check_label("same/dir/f", "same/dir/g", "same/dir/{f => g}");
+	check_label("x/f", "y/g", "x/f => y/g");
+	check_label("f", "dir/f", "f => dir/f");
+	check_label("na\303\257ve", "dir/na\303\257ve", "\"na\\303\\257ve\" => \"dir/na\\303\\257ve\"");
+}
+
+/* A tree of (mode, name, id) entries, written to the odb. */
+static struct wg_oid tree_of(struct wg_odb *odb, size_t n, const unsigned *modes,
+			     const char *const *names, const struct wg_oid *oids)
+{
+	struct wg_tree_builder *b = NULL;
+	struct wg_buf raw = WG_BUF_INIT;
+	struct wg_oid oid;
+	CHECK_OK(wg_tree_builder_new(&b, fx_sha1()));
+	for (size_t i = 0; i < n; i++)
+		CHECK_OK(wg_tree_builder_add(b, modes[i], names[i], strlen(names[i]), &oids[i]));
+	CHECK_OK(wg_tree_builder_write(b, &raw));
+	CHECK_OK(wg_odb_write(odb, WG_OBJ_TREE, raw.data, raw.len, &oid));
+	wg_tree_builder_free(b);
+	wg_buf_release(&raw);
+	return oid;
+}
+
+static struct wg_oid blob(struct wg_odb *odb, const char *text)
+{
+	struct wg_oid oid;
+	CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, text, strlen(text), &oid));
+	return oid;
+}
+
+static void test_tree_diff(void)
+{
+	char dir[] = "/tmp/wg-test-treediff-XXXXXX";
+	struct wg_odb *odb = new_odb(dir);
+	struct wg_tree_diff_options opts = { true, WG_RENAME_OPTIONS_INIT };
+	struct wg_diff_changes c = { 0 };
+	const char *body = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\n";
+	struct wg_oid x = blob(odb, "x\n"), y = blob(odb, "y\n"), one = blob(odb, body);
+	struct wg_oid two = blob(odb, "two\n"), t = blob(odb, "t\n"), n = blob(odb, "n\n");
+	struct wg_oid same_sub, d_old, old_tree, moved, new_tree, empty;
+
+	/* old: a, d/{f,g}, same/s, t; new: a (edited, executable), d (a file),
+	 * moved/g (d/g, exact), n (new), same/s, t (a link now) */
+	same_sub = tree_of(odb, 1, (unsigned[]){ 0100644 }, (const char *[]){ "s" }, &x);
+	d_old = tree_of(odb, 2, (unsigned[]){ 0100644, 0100644 }, (const char *[]){ "f", "g" },
+			(struct wg_oid[]){ two, one });
+	old_tree = tree_of(odb, 4, (unsigned[]){ 0100644, 040000, 040000, 0100644 },
+			   (const char *[]){ "a", "d", "same", "t" },
+			   (struct wg_oid[]){ x, d_old, same_sub, t });
+	moved = tree_of(odb, 1, (unsigned[]){ 0100644 }, (const char *[]){ "g" }, &one);
+	new_tree = tree_of(odb, 6, (unsigned[]){ 0100755, 0100644, 040000, 0100644, 040000, 0120000 },
+			   (const char *[]){ "a", "d", "moved", "n", "same", "t" },
+			   (struct wg_oid[]){ y, x, moved, n, same_sub, t });
+	CHECK_OK(wg_diff_trees(&c, odb, &old_tree, &new_tree, &opts));
+	CHECK(c.n == 6);
+	if (c.n == 6) {
+		CHECK(c.v[0].status == 'M' && !strcmp(c.v[0].path, "a") && c.v[0].old_mode == 0100644 &&
+		      c.v[0].new_mode == 0100755 && wg_oid_equal(&c.v[0].new_oid, &y));
+		CHECK(c.v[1].status == 'A' && !strcmp(c.v[1].path, "d") && !c.v[1].old_mode);
+		CHECK(c.v[2].status == 'D' && !strcmp(c.v[2].path, "d/f") && !c.v[2].new_mode);
+		CHECK(c.v[3].status == 'R' && !strcmp(c.v[3].path, "moved/g") &&
+		      !strcmp(c.v[3].from, "d/g") && c.v[3].score == WG_RENAME_MAX_SCORE);
+		CHECK(c.v[4].status == 'A' && !strcmp(c.v[4].path, "n"));
+		CHECK(c.v[5].status == 'T' && !strcmp(c.v[5].path, "t") && c.v[5].new_mode == 0120000);
+	}
+	wg_diff_changes_release(&c);
+
+	/* without renames: the deletion and the addition */
+	opts.renames = false;
+	CHECK_OK(wg_diff_trees(&c, odb, &old_tree, &new_tree, &opts));
+	CHECK(c.n == 7 && c.v[3].status == 'D' && !strcmp(c.v[3].path, "d/g") &&
+	      c.v[4].status == 'A' && !strcmp(c.v[4].path, "moved/g"));
+	wg_diff_changes_release(&c);
+
+	/* from nothing and to nothing; a tree against itself */
+	CHECK_OK(wg_diff_trees(&c, odb, NULL, &old_tree, &opts));
+	CHECK(c.n == 5 && c.v[0].status == 'A' && !strcmp(c.v[3].path, "same/s"));
+	wg_diff_changes_release(&c);
+	CHECK_OK(wg_diff_trees(&c, odb, &old_tree, NULL, &opts));
+	CHECK(c.n == 5 && c.v[4].status == 'D' && !strcmp(c.v[4].path, "t"));
+	wg_diff_changes_release(&c);
+	CHECK_OK(wg_diff_trees(&c, odb, &new_tree, &new_tree, &opts));
+	CHECK(c.n == 0);
+	empty = tree_of(odb, 0, NULL, NULL, NULL);
+	CHECK_OK(wg_diff_trees(&c, odb, &empty, &empty, &opts));
+	CHECK(c.n == 0);
+
+	/* a "tree" that is a blob, and a missing one, are errors, not crashes */
+	CHECK(wg_diff_trees(&c, odb, &old_tree, &x, &opts) == WG_ECORRUPT);
+	wg_diff_changes_release(&c);
+	{
+		struct wg_oid missing = fx_oid_of(fx_sha1(), '7');
+		CHECK(wg_diff_trees(&c, odb, &old_tree, &missing, &opts) != 0);
+	}
+	wg_diff_changes_release(&c);
+	wg_odb_free(odb);
+	CHECK_OK(wg_fs_remove_tree(dir));
+}
+
 WG_TEST_MAIN("rename",
 	WG_TEST(test_parse_score),
-	WG_TEST(test_pairs))
+	WG_TEST(test_pairs),
+	WG_TEST(test_label),
+	WG_TEST(test_tree_diff))

@@ -1,0 +1,53 @@
+/* Tree diffs: what changed between two trees, path by path, as git's
+ * diff-tree -r finds it (identical subtrees skipped by id, a file that
+ * became a directory a deletion and additions), then with renames paired
+ * as git's diffcore-rename pairs them (diff/rename.h). The list is what
+ * git's diff queue holds: in path order, a rename at its new path. The
+ * base of commit summaries now, of diff, show and log -p later. */
+#ifndef WG_DIFF_TREE_DIFF_H
+#define WG_DIFF_TREE_DIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diff/rename.h"
+#include "hash/oid.h"
+#include "odb/odb.h"
+#include "repo/repo.h"
+
+struct wg_diff_change {
+	char status;               /* 'A', 'D', 'M', 'T' (type changed), 'R' */
+	char *path;                /* the new path ('D': the old one) */
+	char *from;                /* 'R': the old path; NULL otherwise */
+	unsigned old_mode, new_mode;       /* 0: absent */
+	struct wg_oid old_oid, new_oid;    /* null when absent */
+	int score;                 /* 'R': similarity, 0..WG_RENAME_MAX_SCORE */
+};
+
+struct wg_diff_changes {
+	struct wg_diff_change *v;
+	size_t n, alloc;
+	/* renames were not looked for among all candidates: the limit that
+	 * would have allowed it (git warns), else 0 */
+	size_t rename_limit_needed;
+};
+
+struct wg_tree_diff_options {
+	bool renames;                   /* pair deletions with additions */
+	struct wg_rename_options rename;
+};
+
+/* The changes from old_tree (NULL: the empty tree) to new_tree (NULL:
+ * the empty tree), appended to *out. Trees nested deeper than the object
+ * database's limit are refused (WG_ELIMIT). */
+int wg_diff_trees(struct wg_diff_changes *out, struct wg_odb *odb, const struct wg_oid *old_tree,
+		  const struct wg_oid *new_tree, const struct wg_tree_diff_options *opts);
+void wg_diff_changes_release(struct wg_diff_changes *c);
+
+/* Rename detection as configured: <section>.renames then diff.renames
+ * (on by default; "copies" counts as on), <section>.renameLimit then
+ * diff.renameLimit (1000 by default). section NULL: diff.* only. A bad
+ * boolean is WG_EINVALID. */
+int wg_diff_rename_config(struct wg_repo *repo, const char *section, bool *on, int *limit);
+
+#endif
