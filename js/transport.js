@@ -52,8 +52,31 @@ function readRequest(req) {
   return { method, url, headers, body };
 }
 
+// A kept-alive connection the server closed while this side was not
+// looking (Node's fetch: the event loop was busy past the server's idle
+// timeout) fails before any response. Browsers retry such a request
+// themselves; Node's fetch does not, so we do, once, and only for
+// requests that change nothing on the server: discovery (GET) and
+// upload-pack, never a push.
+function staleConnection(e) {
+  const code = e?.cause?.code;
+  return e instanceof TypeError && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' ||
+    code === 'EPIPE' || code === 'UND_ERR_CLOSED');
+}
+
+function safeToRepeat(req) {
+  if (req.method === 'GET' || req.method === 'HEAD') return true;
+  try {
+    return new URL(req.url).pathname.endsWith('/git-upload-pack');
+  } catch {
+    return false;
+  }
+}
+
 function ioError(req, e) {
-  return Object.assign(makeError('EIO', `${req.method} ${req.url}: ${e.message}`), { cause: e });
+  // Node's fetch says only "fetch failed"; the reason is in its cause
+  const why = e?.cause?.message && e.cause.message !== e.message ? ` (${e.cause.message})` : '';
+  return Object.assign(makeError('EIO', `${req.method} ${req.url}: ${e.message}${why}`), { cause: e });
 }
 
 // --- credentials ----------------------------------------------------------------------
@@ -225,12 +248,16 @@ async function driveRequests(op, {
     const headers = buildHeaders(extra, req.headers);
     setSecrets(secretsOf(headers));
     let res;
-    try {
-      res = await fetchWithCredentials(fetchFn, req, headers, signal);
-    } catch (e) {
-      if (signal?.aborted) throw abortError(signal);
-      if (e?.code && e.code !== 'ABORT_ERR' && !(e instanceof TypeError)) throw e;
-      throw ioError(req, e);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        res = await fetchWithCredentials(fetchFn, req, headers, signal);
+        break;
+      } catch (e) {
+        if (signal?.aborted) throw abortError(signal);
+        if (e?.code && e.code !== 'ABORT_ERR' && !(e instanceof TypeError)) throw e;
+        if (attempt === 0 && staleConnection(e) && safeToRepeat(req)) continue;
+        throw ioError(req, e);
+      }
     }
     const reader = res.body ? res.body.getReader() : null;
     let received = 0;

@@ -192,6 +192,42 @@ test('clone aborted after the first chunk of the pack leaves no directory', asyn
   git(['-C', dir, 'fsck', '--strict']);
 });
 
+test('a connection the server closed while idle is retried once for a fetch, never for a push', async () => {
+  // The failure Node's fetch gives when it reuses a kept-alive connection
+  // the server has already closed.
+  const stale = () => Object.assign(new TypeError('fetch failed'),
+    { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+  const calls = [];
+  const failing = (pred, times) => async (url, init) => {
+    calls.push(`${init.method} ${new URL(url).pathname}`);
+    if (pred(url, init) && times-- > 0) throw stale();
+    return fetch(url, init);
+  };
+  const isUploadPost = (url, init) => init.method === 'POST' && url.endsWith('/git-upload-pack');
+
+  // once on the fetch request, once on discovery: both made again, the clone completes
+  const dir = newDir('stale');
+  await wg.clone({ url: repoUrl(REPOS[0]), dir, fetch: failing(isUploadPost, 1) });
+  assert.equal(calls.filter((c) => c.startsWith('POST') && c.endsWith('/git-upload-pack')).length,
+    calls.filter((c) => c.startsWith('POST')).length, 'only upload-pack POSTs');
+  git(['-C', dir, 'fsck', '--strict']);
+  calls.length = 0;
+  await wg.listRemoteRefs(repoUrl(REPOS[0]), { fetch: failing((url, init) => init.method === 'GET', 1) });
+  assert.equal(calls.filter((c) => c.startsWith('GET')).length, 2, 'the discovery was made twice');
+
+  // twice in a row is an error (EIO with the request in the message)
+  await assert.rejects(wg.clone({ url: repoUrl(REPOS[0]), dir: newDir('stale2'), fetch: failing(isUploadPost, 2) }),
+    (e) => e.code === 'EIO' && /other side closed/.test(e.message) && /git-upload-pack/.test(e.message));
+
+  // a push is never repeated: it may have reached the server
+  calls.length = 0;
+  await assert.rejects(wg.push({
+    dir, refspecs: 'HEAD:refs/heads/never', fetch: failing((url, init) =>
+      init.method === 'POST' && url.endsWith('/git-receive-pack'), 1),
+  }), { code: 'EIO' });
+  assert.equal(calls.filter((c) => c.endsWith('/git-receive-pack') && c.startsWith('POST')).length, 1);
+});
+
 test('a missing repository is ENOTFOUND', async () => {
   await assert.rejects(wg.listRemoteRefs(repoUrl('no-such-repo')), (e) => {
     assert.equal(e.code, 'ENOTFOUND');
