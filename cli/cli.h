@@ -107,6 +107,8 @@ int cmd_show_ref(int argc, char **argv);
 int cmd_for_each_ref(int argc, char **argv);
 int cmd_symbolic_ref(int argc, char **argv);
 int cmd_reflog(int argc, char **argv);
+int cmd_branch(int argc, char **argv);
+int cmd_tag(int argc, char **argv);
 int cmd_pack_refs(int argc, char **argv);
 int cmd_refs(int argc, char **argv);
 int cmd_pack_objects(int argc, char **argv);

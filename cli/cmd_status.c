@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "diff/rename.h"
+#include "repo/detached_head.h"
 #include "repo/upstream.h"
 #include "index/index.h"
 #include "repo/revparse.h"
@@ -38,65 +39,22 @@ struct head_info {
 	bool merging;         /* MERGE_HEAD exists */
 };
 
-/* git's wt_status_get_detached_from: the newest "checkout: moving from X
- * to Y" of HEAD's reflog. Y names what HEAD was detached at when it is a
- * ref (one of git's lookup rules matches it, and only one) that still
- * points at the commit the entry moved to; else that commit's short id.
- * "at" when HEAD is still that commit, else "from". */
+/* The detached HEAD's label (repo/detached_head.h), abbreviated here. */
 static void detached_from(struct wg_repo *repo, struct head_info *h)
 {
-	static const char *const rules[] = { "%s", "refs/%s", "refs/tags/%s", "refs/heads/%s",
-		"refs/remotes/%s", "refs/remotes/%s/HEAD" };
-	struct wg_reflog_iter *it;
-	const struct wg_reflog_entry *e;
-	struct wg_buf full = WG_BUF_INIT, match = WG_BUF_INIT;
-	char *to = NULL;
-	struct wg_oid noid, oid;
-	int matches = 0;
-
-	if (wg_reflog_iter_new(&it, wg_repo_refdb(repo), "HEAD", 0))
-		goto out;
-	while (!to && !wg_reflog_iter_next(&e, it)) {
-		const char *m = e->message, *p;
-		if (!m || strncmp(m, "checkout: moving from ", 22) || !(p = strstr(m + 22, " to ")))
-			continue;
-		p += 4;
-		to = wg_strndup(p, strcspn(p, "\n"));
-		noid = e->new_oid;
-	}
-	wg_reflog_iter_free(it);
-	if (!to)
-		goto out;
-	for (size_t i = 0; i < sizeof(rules) / sizeof(*rules); i++) {
-		wg_buf_reset(&full);
-		if (wg_buf_printf(&full, rules[i], to) || !wg_refdb_name_is_valid(wg_buf_cstr(&full)) ||
-		    wg_refdb_resolve(&oid, NULL, wg_repo_refdb(repo), wg_buf_cstr(&full), 0))
-			continue;
-		if (!matches++) {
-			wg_buf_reset(&match);
-			wg_buf_adds(&match, wg_buf_cstr(&full));
-			if (wg_object_peel(&oid, repo, &oid, WG_OBJ_COMMIT) || !wg_oid_equal(&oid, &noid))
-				matches = 99;  /* names another commit now */
+	struct wg_buf name = WG_BUF_INIT;
+	struct wg_oid oid;
+	if (wg_detached_head_label(&name, &oid, &h->detached_at, repo, &h->commit) == 1) {
+		if (name.len) {
+			h->detached_from = wg_strdup(wg_buf_cstr(&name));
+		} else {
+			char ab[WG_MAX_HEXSZ + 1];
+			cli_abbrev(ab, repo, &oid);
+			h->detached_from = wg_strdup(ab);
 		}
 	}
-	if (matches == 1) {
-		const char *from = wg_buf_cstr(&match);
-		if (!strncmp(from, "refs/tags/", 10))
-			from += 10;
-		else if (!strncmp(from, "refs/remotes/", 13))
-			from += 13;
-		h->detached_from = wg_strdup(from);
-	} else {
-		char ab[WG_MAX_HEXSZ + 1];
-		cli_abbrev(ab, repo, &noid);
-		h->detached_from = wg_strdup(ab);
-	}
-	h->detached_at = wg_oid_equal(&noid, &h->commit);
-out:
 	wg_error_clear();
-	wg_buf_release(&full);
-	wg_buf_release(&match);
-	wg_free(to);
+	wg_buf_release(&name);
 }
 
 static void put_path_sp(const char *path, bool nul, bool quote_sp)

@@ -12,6 +12,7 @@ int cli_commit_subject(struct wg_buf *out, struct wg_repo *repo, const struct wg
 	struct wg_commit c;
 	enum wg_object_type type;
 	const char *p;
+	size_t start = out->len;
 	int err;
 
 	if ((err = wg_odb_read(wg_repo_odb(repo), oid, &type, &data)))
@@ -31,7 +32,8 @@ int cli_commit_subject(struct wg_buf *out, struct wg_repo *repo, const struct wg
 			n--;
 		if (!n)
 			break;
-		if (out->len)
+		/* lines join with a space; what out held before is not ours */
+		if (out->len > start)
 			err = wg_buf_addch(out, ' ');
 		if (!err)
 			err = wg_buf_add(out, p, n);

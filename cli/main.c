@@ -58,6 +58,11 @@ static const struct cli_command commands[] = {
 	  "[--sort=<key>] [--count=<n>] [<pattern>...]" },
 	{ "symbolic-ref", cmd_symbolic_ref, "webgit symbolic-ref [-q] [--short] [-d] "
 	  "[-m <reason>] <name> [<ref>]" },
+	{ "branch", cmd_branch, "webgit branch [-v [-v]] [-a | -r] [--list] [<pattern>...] | "
+	  "[-f] [-t | --no-track] <name> [<start>] | (-d | -D) <name>... | (-m | -M | -c | -C) "
+	  "[<old>] <new> | (-u <upstream> | --unset-upstream) [<name>] | --show-current" },
+	{ "tag", cmd_tag, "webgit tag [-l] [<pattern>...] | [-a] [-f] [-m <msg>] <name> "
+	  "[<object>] | -d <name>..." },
 	{ "reflog", cmd_reflog, "webgit reflog [show] [<ref>] | exists <ref>" },
 	{ "pack-refs", cmd_pack_refs, "webgit pack-refs [--all] [--no-prune]" },
 	{ "refs", cmd_refs, "webgit refs verify" },

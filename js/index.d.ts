@@ -414,3 +414,54 @@ export interface WorkDirEntry {
 
 /** The entries of a working-tree directory (default: the top), sorted, without .git. */
 export function listWorkDir(options: RepoOptions & { path?: string }): Promise<WorkDirEntry[]>;
+
+export interface Branch {
+  /** short name: "main", or "origin/main" for a remote-tracking branch */
+  name: string;
+  ref: string;
+  /** null for a symref that points at nothing */
+  oid: string | null;
+  /** the branch HEAD names */
+  head: boolean;
+  /** a local branch's upstream, short ("origin/main"), or null */
+  upstream: string | null;
+  /** a symref's target, short ("origin/main" for origin/HEAD), or null */
+  symref: string | null;
+}
+
+/** `git branch [-f] [--track | --no-track] <name> [<startPoint>]` (startPoint default HEAD). track undefined: as
+ * branch.autoSetupMerge (tracks a remote-tracking start point); true: a local one too; false: never.
+ * An existing branch is "EEXISTS" unless force; the checked-out branch is never reset. */
+export function branch(options: RepoOptions & {
+  name: string; startPoint?: string | null; force?: boolean; track?: boolean;
+}): Promise<{ name: string; ref: string; oid: string; upstream: string | null }>;
+
+/** `git branch --list` (remote: `-r`; all: `-a`), in name order. */
+export function listBranches(options: RepoOptions & { remote?: boolean; all?: boolean }): Promise<Branch[]>;
+
+/** `git branch -d` (force: -D; remote: -r) with its branch.<name> config. Not fully merged (into its upstream, or HEAD):
+ * "EINVALID" with git's message unless force; the checked-out branch is always refused. Resolves with the value it had. */
+export function deleteBranch(options: RepoOptions & {
+  name: string; force?: boolean; remote?: boolean;
+}): Promise<{ oid: string }>;
+
+/** `git branch -m [<oldName>] <newName>` (force: -M; copy: -c / -C), reflog and config along; the current branch by
+ * default, HEAD following a rename. */
+export function renameBranch(options: RepoOptions & {
+  oldName?: string | null; newName: string; force?: boolean; copy?: boolean;
+}): Promise<void>;
+
+/** `git branch -u <upstream> <name>`, or with upstream null `--unset-upstream`; the upstream's short name. */
+export function setUpstream(options: RepoOptions & { name: string; upstream: string | null }): Promise<string | null>;
+
+/** `git tag [-f] <name> [<target>]`, annotated (`-a -m`) when message is given (tagger required). "EEXISTS" for an
+ * existing tag unless force. oid: the ref's new value (the tag object if annotated); previous: its old value. */
+export function tag(options: RepoOptions & {
+  name: string; target?: string | null; message?: string; tagger?: Ident; force?: boolean;
+}): Promise<{ name: string; ref: string; oid: string; previous: string | null }>;
+
+/** `git tag -d <name>`; "ENOTFOUND" if there is none. Resolves with the value it had. */
+export function deleteTag(options: RepoOptions & { name: string }): Promise<{ oid: string }>;
+
+/** `git tag -l [<pattern>...]`, in name order. */
+export function listTags(options: RepoOptions & { patterns?: string[] }): Promise<{ name: string; ref: string; oid: string }[]>;

@@ -9,6 +9,7 @@
 //   remote.js     listRemoteRefs, clone, fetch, push, reading without a clone
 //   log.js        the commit walk (walked and parsed by the core)
 //   worktree.js   the working tree: checkout, status, files for editors
+//   branches.js   branches and tags (git branch, git tag)
 
 import {
   loadModule, ready, check, withStrings, limitsSpec, currentLimits, M,
@@ -24,6 +25,9 @@ import {
   checkout, switchBranch, status, add, remove, reset, restore, readWorkFile, writeWorkFile,
   removeWorkFile, listWorkDir,
 } from './worktree.js';
+import {
+  branch, listBranches, deleteBranch, renameBranch, setUpstream, tag, deleteTag, listTags,
+} from './branches.js';
 
 /**
  * Load the module (every call does it implicitly; call it to load early or
@@ -102,4 +106,5 @@ export {
   writeObject, writeTree, updateRef, commit, log,
   checkout, switchBranch, status, add, remove, reset, restore, readWorkFile, writeWorkFile,
   removeWorkFile, listWorkDir,
+  branch, listBranches, deleteBranch, renameBranch, setUpstream, tag, deleteTag, listTags,
 };

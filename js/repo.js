@@ -218,7 +218,7 @@ function localTimezone(date) {
 /** { name, email, timestamp?, timezone? } -> "Name <email> 1700000000 +0100",
  * formatted by the core as git does; timestamp defaults to now, timezone
  * to the host's. */
-function identText(ident, what) {
+export function identText(ident, what) {
   if (!ident || typeof ident.name !== 'string' || typeof ident.email !== 'string') {
     throw makeError('EINVALID', `${what} needs { name, email }`);
   }

@@ -524,22 +524,28 @@ int wg_ref_transaction_set_committer(struct wg_ref_transaction *tx, const char *
 	return 0;
 }
 
-static int make_committer(struct wg_ref_transaction *tx)
+/* The reflog identity the options give ("Name <email> time tz"). */
+static int format_committer(char **out, const struct wg_refdb *db)
 {
-	const struct wg_refdb_options *o = &tx->refdb->opts;
+	const struct wg_refdb_options *o = &db->opts;
 	struct wg_buf ident = WG_BUF_INIT;
 	int err;
-	if (tx->committer)
-		return 0;
 	err = wg_ident_format(&ident, o->committer_name ? o->committer_name : "unknown",
 			      o->committer_email ? o->committer_email : "", o->committer_date);
 	if (err) {
 		wg_buf_release(&ident);
 		return err == WG_EINVALID ? wg_error_prefix("invalid committer date") : err;
 	}
-	if (!(tx->committer = (char *)wg_buf_detach(&ident, NULL)))
+	if (!(*out = (char *)wg_buf_detach(&ident, NULL)))
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	return 0;
+}
+
+static int make_committer(struct wg_ref_transaction *tx)
+{
+	if (tx->committer)
+		return 0;
+	return format_committer(&tx->committer, tx->refdb);
 }
 
 const char *wg_ref_update_original_name(const struct wg_ref_transaction *tx,
@@ -866,6 +872,65 @@ int wg_refdb_init(const char *gitdir, enum wg_ref_format format,
 	if (format == WG_REF_FORMAT_REFTABLE)
 		return wg_refdb_reftable_init(gitdir, algo, head_target);
 	return wg_error_set(WG_EUNSUPPORTED, "unknown ref storage format %d", (int)format);
+}
+
+/* --- renaming ------------------------------------------------------------------- */
+
+int wg_refdb_rename(struct wg_refdb *db, const char *old_name, const char *new_name,
+		    unsigned flags, const char *msg)
+{
+	struct wg_ref_rename r;
+	struct wg_ref cur;
+	char *nmsg = NULL, *committer = NULL;
+	int err;
+
+	memset(&r, 0, sizeof(r));
+	if ((err = check_name(old_name)) || (err = check_name(new_name)))
+		return err;
+	if (!db->backend->rename)
+		return wg_error_set(WG_EUNSUPPORTED, "this ref storage cannot rename refs");
+	/* git's wording (files_copy_or_rename_ref). */
+	err = wg_refdb_read(&cur, db, old_name);
+	if (err == WG_ENOTFOUND)
+		return wg_error_set(WG_ENOTFOUND, "refname %s not found", old_name);
+	if (err)
+		return err;
+	r.oid = cur.oid;
+	if (cur.symbolic) {
+		wg_ref_release(&cur);
+		return wg_error_set(WG_EINVALID, "refname %s is a symbolic ref, %s it is not "
+				    "supported", old_name, (flags & WG_REF_RENAME_COPY) ?
+				    "copying" : "renaming");
+	}
+	wg_ref_release(&cur);
+	/* Onto itself: git goes through the whole rename (the files backend
+	 * logs it); the backend sees no existing target. */
+	err = strcmp(old_name, new_name) ? wg_refdb_read(&cur, db, new_name) : WG_ENOTFOUND;
+	if (!err) {
+		wg_ref_release(&cur);
+		if (!(flags & WG_REF_RENAME_FORCE))
+			return wg_error_set(WG_EEXISTS, "cannot lock ref '%s': reference already "
+					    "exists", new_name);
+		r.new_exists = true;
+	} else if (err != WG_ENOTFOUND) {
+		return err;
+	}
+	wg_error_clear();
+	if (!(nmsg = normalize_msg(msg)))
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	if ((err = format_committer(&committer, db))) {
+		wg_free(nmsg);
+		return err;
+	}
+	r.old_name = old_name;
+	r.new_name = new_name;
+	r.copy = (flags & WG_REF_RENAME_COPY) != 0;
+	r.msg = nmsg;
+	r.committer = committer;
+	err = db->backend->rename(db->backend, db, &r);
+	wg_free(nmsg);
+	wg_free(committer);
+	return err;
 }
 
 /* --- maintenance ------------------------------------------------------------ */

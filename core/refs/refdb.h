@@ -205,6 +205,22 @@ int wg_refdb_delete(struct wg_refdb *refdb, const char *name, const struct wg_oi
 int wg_refdb_symref_update(struct wg_refdb *refdb, const char *name, const char *target,
 			   const char *msg);
 
+/* --- renaming ---------------------------------------------------------- */
+
+#define WG_REF_RENAME_FORCE 1u   /* replace new_name if it exists */
+#define WG_REF_RENAME_COPY 2u    /* keep old_name (git branch -c) */
+/* Rename (or copy) the direct ref `old_name` to `new_name` with its reflog,
+ * as git branch -m / -c does: the reflog moves (or is copied) along and
+ * gets one more entry with `msg` ("Branch: renamed refs/heads/a to
+ * refs/heads/b"); each backend writes the entries git's own backend
+ * writes (files: old -> old; reftable: a deletion then a creation), and
+ * HEAD's reflog records the deletion when HEAD names old_name (HEAD itself
+ * is left to the caller). WG_ENOTFOUND if old_name does not exist,
+ * WG_EINVALID if it is a symbolic ref, WG_EEXISTS if new_name exists and
+ * WG_REF_RENAME_FORCE is absent. */
+int wg_refdb_rename(struct wg_refdb *refdb, const char *old_name, const char *new_name,
+		    unsigned flags, const char *msg);
+
 /* --- maintenance ------------------------------------------------------- */
 
 #define WG_REFDB_PACK_ALL 1u     /* pack every ref, not only tags and packed ones */

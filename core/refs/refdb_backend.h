@@ -57,6 +57,16 @@ struct wg_reflog_iter {
 	void (*free)(struct wg_reflog_iter *it);
 };
 
+/* What wg_refdb_rename() checked and hands a backend's rename. */
+struct wg_ref_rename {
+	const char *old_name, *new_name;
+	struct wg_oid oid;           /* old_name's value */
+	bool copy;                   /* keep old_name */
+	bool new_exists;             /* new_name exists (forced) */
+	const char *msg;             /* normalised reflog message */
+	const char *committer;       /* "Name <email> time tz" */
+};
+
 #define WG_REFDB_BACKEND_VERSION 1
 
 struct wg_refdb_backend {
@@ -73,6 +83,11 @@ struct wg_refdb_backend {
 	void (*abort)(struct wg_refdb_backend *b, struct wg_ref_transaction *tx);
 	int (*pack)(struct wg_refdb_backend *b, unsigned flags);
 	int (*verify)(struct wg_refdb_backend *b, wg_refdb_verify_cb cb, void *payload);
+	/* Rename or copy a ref and its reflog; the refdb has checked the
+	 * names and values, the backend re-checks what it locks. `db` is the
+	 * refdb the backend belongs to (for transactions of its own). */
+	int (*rename)(struct wg_refdb_backend *b, struct wg_refdb *db,
+		      const struct wg_ref_rename *r);
 	void (*free)(struct wg_refdb_backend *b);
 };
 

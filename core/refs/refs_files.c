@@ -1160,6 +1160,89 @@ static int files_finish(struct wg_refdb_backend *b, struct wg_ref_transaction *t
 	return err;
 }
 
+/* --- rename ---------------------------------------------------------------------- */
+
+/* git's files_copy_or_rename_ref, step for step: the reflog goes aside
+ * (logs/TMP_RENAMED_LOG, so "a" -> "a/b" works), the old ref is deleted
+ * (which logs the deletion to HEAD when HEAD names it), a forced target
+ * is deleted, the reflog moves in, the new ref is written and its reflog
+ * gets "old old <msg>". A failure puts the old ref and its reflog back. */
+static int files_rename(struct wg_refdb_backend *b, struct wg_refdb *db,
+			const struct wg_ref_rename *r)
+{
+	struct files_backend *fb = FB(b);
+	struct wg_buf from = WG_BUF_INIT, tmp = WG_BUF_INIT, to = WG_BUF_INIT;
+	struct wg_buf content = WG_BUF_INIT;
+	bool log = files_reflog_exists(b, r->old_name) == 1, moved = false;
+	int err;
+
+	if ((err = path_of(&from, fb, "logs", r->old_name, NULL)) ||
+	    (err = path_of(&tmp, fb, "logs", "TMP_RENAMED_LOG", NULL)) ||
+	    (err = path_of(&to, fb, "logs", r->new_name, NULL)))
+		goto done;
+	if (r->copy && log) {
+		if ((err = wg_fs_read_file(&content, wg_buf_cstr(&from))) ||
+		    (err = write_new_reflog(fb, r->new_name, &content)))
+			goto done;
+	} else if (log) {
+		if (wg_fs_rename(wg_buf_cstr(&from), wg_buf_cstr(&tmp))) {
+			err = wg_error_set(WG_EIO, "unable to move logfile logs/%s to "
+					   "logs/TMP_RENAMED_LOG: %s", r->old_name, strerror(errno));
+			goto done;
+		}
+		moved = true;
+		/* As the deletion would have: no empty directories left. */
+		remove_empty_parents(fb, r->old_name, false, true);
+	}
+	if (!r->copy) {
+		if ((err = wg_refdb_delete(db, r->old_name, &r->oid, WG_REF_NO_DEREF, r->msg)))
+			goto rollback_log;
+		if (r->new_exists &&
+		    (err = wg_refdb_delete(db, r->new_name, NULL, WG_REF_NO_DEREF, NULL)))
+			goto rollback_ref;
+		if (moved) {
+			if ((err = mkdir_parent(wg_buf_cstr(&to))))
+				goto rollback_ref;
+			/* An empty directory in the way ("a/b" -> "a") goes,
+			 * as git's rename_tmp_log clears it. */
+			if (wg_fs_is_dir(wg_buf_cstr(&to)))
+				remove_empty_dirs(wg_buf_cstr(&to));
+			if (wg_fs_rename(wg_buf_cstr(&tmp), wg_buf_cstr(&to))) {
+				err = wg_error_set(WG_EIO, "unable to move logfile "
+						   "logs/TMP_RENAMED_LOG to logs/%s: %s",
+						   r->new_name, strerror(errno));
+				goto rollback_ref;
+			}
+			moved = false;
+		}
+	}
+	if ((err = wg_refdb_update(db, r->new_name, &r->oid, NULL,
+				   WG_REF_NO_DEREF | WG_REF_SKIP_REFLOG, r->msg)))
+		goto rollback_ref;
+	err = append_reflog(fb, r->new_name, 0, &r->oid, &r->oid, r->committer, r->msg);
+	goto done;
+
+rollback_ref:
+	if (!r->copy) {
+		struct wg_error_saved saved;
+		wg_error_save(&saved);
+		if (!moved && log && !wg_fs_rename(wg_buf_cstr(&to), wg_buf_cstr(&tmp)))
+			moved = true;
+		wg_refdb_update(db, r->old_name, &r->oid, NULL, WG_REF_NO_DEREF |
+				WG_REF_SKIP_REFLOG, NULL);
+		wg_error_restore(&saved);
+	}
+rollback_log:
+	if (moved && !mkdir_parent(wg_buf_cstr(&from)))
+		wg_fs_rename(wg_buf_cstr(&tmp), wg_buf_cstr(&from));
+done:
+	wg_buf_release(&from);
+	wg_buf_release(&tmp);
+	wg_buf_release(&to);
+	wg_buf_release(&content);
+	return err;
+}
+
 /* --- pack-refs ------------------------------------------------------------------ */
 
 /* Per-worktree refs git never packs. */
@@ -1477,6 +1560,7 @@ int wg_refdb_files_new(struct wg_refdb_backend **out, const struct wg_refdb_conf
 	fb->base.abort = files_abort;
 	fb->base.pack = files_pack;
 	fb->base.verify = files_verify;
+	fb->base.rename = files_rename;
 	fb->base.free = files_free;
 	fb->algo = cfg->algo;
 	fb->opts = cfg->opts;

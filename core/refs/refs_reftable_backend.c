@@ -961,6 +961,193 @@ static int rt_finish(struct wg_refdb_backend *b, struct wg_ref_transaction *tx)
 	return err;
 }
 
+/* --- rename ---------------------------------------------------------------------- */
+
+struct rename_arg {
+	struct rt_backend *rb;
+	const struct wg_ref_rename *r;
+	struct wg_ident who;
+};
+
+/* A log record stamped with the renaming identity. */
+static void stamp_log(struct wg_reftable_log *log, const struct rename_arg *a, char *name,
+		      char *email, const char *refname, uint64_t ui)
+{
+	memset(log, 0, sizeof(*log));
+	log->refname = (char *)refname;
+	log->update_index = ui;
+	log->type = WG_REFTABLE_LOG_UPDATE;
+	log->name = name;
+	log->email = email;
+	log->time = a->who.timestamp;
+	log->tz_offset = tz_hhmm(a->who.tz_offset);
+	log->message = (char *)a->r->msg;
+	wg_oid_null(&log->old_id, a->rb->algo);
+	wg_oid_null(&log->new_id, a->rb->algo);
+}
+
+/* The old name's log records, newest first (exactly that name). */
+static int old_logs(struct rt_backend *rb, const char *name, struct wg_reftable_log **out,
+		    size_t *nr)
+{
+	struct wg_reftable_iter *it;
+	struct wg_reftable_log log = { 0 };
+	size_t alloc = 0;
+	int err;
+
+	*out = NULL;
+	*nr = 0;
+	if ((err = wg_reftable_merged_iter_logs(&it, merged(rb), name)))
+		return err;
+	while (!(err = wg_reftable_iter_next_log(&log, it)) && !strcmp(log.refname, name)) {
+		if (*nr == alloc) {
+			size_t na = alloc ? 2 * alloc : 8;
+			struct wg_reftable_log *nv = wg_realloc(*out, na * sizeof(*nv));
+			if (!nv) {
+				err = nomem();
+				break;
+			}
+			*out = nv;
+			alloc = na;
+		}
+		memset(&(*out)[*nr], 0, sizeof(**out));
+		if ((err = wg_reftable_log_copy(&(*out)[*nr], &log)))
+			break;
+		(*nr)++;
+	}
+	wg_reftable_log_release(&log);
+	wg_reftable_iter_free(it);
+	return err == WG_ITEROVER || err == 0 ? 0 : err;
+}
+
+/* git's write_copy_table: one table holding, for a rename, the deletion
+ * of the old ref at index N and the new ref at N+1; the new name's reflog
+ * gets "old -> 0" at N and "0 -> old" at N+1 (the files backend's delete
+ * and create, as git's reftable backend mirrors them), then a copy of
+ * every old entry under its own index; the old entries get tombstones,
+ * and HEAD, when it names the old ref, the "old -> 0" entry. A copy keeps
+ * the old ref and writes only the creation at N. */
+static int write_rename(struct wg_reftable_writer *w, void *payload)
+{
+	struct rename_arg *a = payload;
+	const struct wg_ref_rename *r = a->r;
+	struct rt_backend *rb = a->rb;
+	uint64_t del_ts = wg_reftable_writer_min_update_index(w);
+	uint64_t cre_ts = del_ts + (r->copy ? 0 : 1);
+	struct wg_reftable_ref old = { 0 }, head = { 0 }, rec, del;
+	struct wg_reftable_log *logs = NULL, l;
+	size_t nr = 0;
+	char *name = NULL, *email = NULL;
+	bool head_log = false;
+	int err;
+
+	if ((err = wg_reftable_writer_set_limits(w, del_ts, cre_ts)))
+		return err;
+	err = wg_reftable_merged_read_ref(&old, merged(rb), r->old_name);
+	if (err == WG_ENOTFOUND)
+		return wg_error_set(WG_ENOTFOUND, "refname %s not found", r->old_name);
+	if (err)
+		return err;
+	if (old.type == WG_REFTABLE_REF_SYMREF || !wg_oid_equal(&old.value, &r->oid)) {
+		err = wg_error_set(WG_EEXISTS, "cannot lock ref '%s': it changed while renaming",
+				   r->old_name);
+		goto done;
+	}
+	if (!r->copy) {
+		int herr = wg_reftable_merged_read_ref(&head, merged(rb), "HEAD");
+		if (herr && herr != WG_ENOTFOUND) {
+			err = herr;
+			goto done;
+		}
+		wg_error_clear();
+		head_log = !herr && head.type == WG_REFTABLE_REF_SYMREF &&
+			   !strcmp(head.target, r->old_name);
+	}
+	if ((err = old_logs(rb, r->old_name, &logs, &nr)))
+		goto done;
+	if (!(name = wg_strndup(a->who.name, a->who.name_len)) ||
+	    !(email = wg_strndup(a->who.email, a->who.email_len))) {
+		err = nomem();
+		goto done;
+	}
+
+	/* Refs, in name order. */
+	rec = old;
+	rec.refname = (char *)r->new_name;
+	rec.update_index = cre_ts;
+	memset(&del, 0, sizeof(del));
+	del.refname = (char *)r->old_name;
+	del.update_index = del_ts;
+	del.type = WG_REFTABLE_REF_DELETION;
+	if (!r->copy && strcmp(r->old_name, r->new_name) < 0)
+		err = wg_reftable_writer_add_ref(w, &del);
+	if (!err)
+		err = wg_reftable_writer_add_ref(w, &rec);
+	if (!err && !r->copy && strcmp(r->old_name, r->new_name) > 0)
+		err = wg_reftable_writer_add_ref(w, &del);
+
+	/* Logs, by name then newest first; "HEAD" sorts before "refs/". */
+	if (!err && head_log) {
+		stamp_log(&l, a, name, email, "HEAD", del_ts);
+		l.old_id = r->oid;
+		err = wg_reftable_writer_add_log(w, &l);
+	}
+	for (int pass = 0; pass < 2 && !err; pass++) {
+		bool old_first = strcmp(r->old_name, r->new_name) < 0;
+		bool do_old = (pass == 0) == old_first;
+		if (do_old) {
+			for (size_t i = 0; i < nr && !err && !r->copy; i++) {
+				struct wg_reftable_log t = { 0 };
+				t.refname = (char *)r->old_name;
+				t.update_index = logs[i].update_index;
+				t.type = WG_REFTABLE_LOG_DELETION;
+				err = wg_reftable_writer_add_log(w, &t);
+			}
+			continue;
+		}
+		stamp_log(&l, a, name, email, r->new_name, cre_ts);
+		l.new_id = r->oid;
+		err = wg_reftable_writer_add_log(w, &l);
+		if (!err && !r->copy) {
+			stamp_log(&l, a, name, email, r->new_name, del_ts);
+			l.old_id = r->oid;
+			err = wg_reftable_writer_add_log(w, &l);
+		}
+		for (size_t i = 0; i < nr && !err; i++) {
+			l = logs[i];
+			l.refname = (char *)r->new_name;
+			err = wg_reftable_writer_add_log(w, &l);
+		}
+	}
+done:
+	for (size_t i = 0; i < nr; i++)
+		wg_reftable_log_release(&logs[i]);
+	wg_free(logs);
+	wg_free(name);
+	wg_free(email);
+	wg_reftable_ref_release(&old);
+	wg_reftable_ref_release(&head);
+	return err;
+}
+
+static int rt_rename(struct wg_refdb_backend *b, struct wg_refdb *db,
+		     const struct wg_ref_rename *r)
+{
+	struct rename_arg a;
+
+	(void)db;
+	/* Onto itself: git's reftable backend leaves the ref and its log as
+	 * they are (the caller's update of HEAD is still logged). */
+	if (!strcmp(r->old_name, r->new_name))
+		return 0;
+	memset(&a, 0, sizeof(a));
+	a.rb = RB(b);
+	a.r = r;
+	if (wg_ident_parse(&a.who, r->committer, strlen(r->committer)) || !a.who.has_date)
+		return wg_error_set(WG_EINVALID, "bad reflog identity '%s'", r->committer);
+	return wg_reftable_stack_add(a.rb->stack, WG_REFTABLE_ADD_RELOAD, write_rename, &a);
+}
+
 /* --- maintenance --------------------------------------------------------------------- */
 
 static int rt_pack(struct wg_refdb_backend *b, unsigned flags)
@@ -1080,6 +1267,7 @@ int wg_refdb_reftable_new(struct wg_refdb_backend **out, const struct wg_refdb_c
 	rb->base.abort = rt_abort;
 	rb->base.pack = rt_pack;
 	rb->base.verify = rt_verify;
+	rb->base.rename = rt_rename;
 	rb->base.free = rt_free;
 	*out = &rb->base;
 	return 0;

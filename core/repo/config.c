@@ -1293,6 +1293,141 @@ int wg_config_unset_all(struct wg_config *cfg, const char *key)
 
 /* ---- output -------------------------------------------------------------- */
 
+/* ---- whole sections (git's copy_or_rename_section_in_file) ---------------- */
+
+/* Does the header line at `line` name `name` ("sec" or "sec.sub")? The
+ * offset past the ']' and any blanks after it, or 0: git's
+ * section_name_match(), which compares the section name as written. */
+static size_t section_header_match(const char *line, const char *end, const char *name)
+{
+	const char *p = line + 1;
+	bool dot = false;
+	size_t j = 0;
+
+	if (line >= end || *line != '[')
+		return 0;
+	for (; p < end && *p != ']'; p++) {
+		if (!dot && cfg_isspace(*p)) {
+			dot = true;
+			if (name[j++] != '.')
+				break;
+			for (p++; p < end && cfg_isspace(*p); p++)
+				;
+			if (p >= end || *p != '"')
+				break;
+			continue;
+		}
+		if (*p == '\\' && dot) {
+			if (++p >= end)
+				break;
+		} else if (*p == '"' && dot) {
+			for (p++; p < end && cfg_isspace(*p); p++)
+				;
+			break;
+		}
+		if (*p != name[j++])
+			break;
+	}
+	if (p < end && *p == ']' && !name[j]) {
+		for (p++; p < end && cfg_isspace(*p); p++)
+			;
+		return (size_t)(p - line);
+	}
+	return 0;
+}
+
+/* A section name as git accepts it for renaming: "sec" or "sec.sub" with
+ * a valid section part and no newline. */
+static bool section_name_ok(const char *name)
+{
+	const char *p;
+	for (p = name; *p && *p != '.'; p++)
+		if (!cfg_iskeychar(*p))
+			return false;
+	return p != name && !strchr(name, '\n');
+}
+
+static int copy_or_rename_section(struct wg_config *cfg, const char *old_name,
+				  const char *new_name, bool copy)
+{
+	struct wg_buf out = WG_BUF_INIT, copied = WG_BUF_INIT, header = WG_BUF_INIT;
+	const char *text = (const char *)cfg->text.data, *end = text + cfg->text.len, *line;
+	bool remove = false;
+	int found = 0, err = 0;
+
+	if (!section_name_ok(old_name) || (new_name && !section_name_ok(new_name)))
+		return wg_error_set(WG_EINVALID, "invalid section name: %s",
+				    section_name_ok(old_name) ? new_name : old_name);
+	if (new_name && (err = add_section_header(&header, new_name, strlen(new_name))))
+		return err;
+	for (line = text; !err && line && line < end;) {
+		const char *eol = memchr(line, '\n', (size_t)(end - line));
+		const char *next = eol ? eol + 1 : end, *p = line, *output = line;
+		bool is_section = false;
+		while (p < next && cfg_isspace(*p) && *p != '\n')
+			p++;
+		if (p < next && *p == '[') {
+			size_t off;
+			is_section = true;
+			/* A section being copied ends at the next header. */
+			if (copied.len) {
+				err = wg_buf_add(&out, copied.data, copied.len);
+				wg_buf_reset(&copied);
+			}
+			off = section_header_match(p, next, old_name);
+			remove = false;
+			if (off) {
+				found++;
+				if (!new_name) {
+					remove = true;
+					line = next;
+					continue;
+				}
+				if (copy) {
+					if (!err)
+						err = wg_buf_add(&copied, header.data, header.len);
+				} else {
+					/* The new header, then whatever followed
+					 * the old one, on its own line. */
+					if (!err)
+						err = wg_buf_add(&out, header.data, header.len);
+					output = p + off;
+					if (output < next && !err)
+						err = wg_buf_addch(&out, '\t');
+				}
+			}
+		}
+		if (remove) {
+			line = next;
+			continue;
+		}
+		if (!err && !is_section && copied.len)
+			err = wg_buf_add(&copied, output, (size_t)(next - output));
+		if (!err)
+			err = wg_buf_add(&out, output, (size_t)(next - output));
+		line = next;
+	}
+	if (!err && copied.len)
+		err = wg_buf_add(&out, copied.data, copied.len);
+	if (!err && found)
+		err = config_replace_text(cfg, &out);
+	wg_buf_release(&out);
+	wg_buf_release(&copied);
+	wg_buf_release(&header);
+	return err ? err : found;
+}
+
+int wg_config_rename_section(struct wg_config *cfg, const char *old_name,
+			     const char *new_name)
+{
+	return copy_or_rename_section(cfg, old_name, new_name, false);
+}
+
+int wg_config_copy_section(struct wg_config *cfg, const char *old_name, const char *new_name)
+{
+	return copy_or_rename_section(cfg, old_name, new_name, true);
+}
+
 int wg_config_serialize(const struct wg_config *cfg, struct wg_buf *out)
 {
 	return wg_buf_add(out, cfg->text.data, cfg->text.len);

@@ -141,6 +141,17 @@ int wg_config_unset(struct wg_config *cfg, const char *key);
  * there is none. */
 int wg_config_unset_all(struct wg_config *cfg, const char *key);
 
+/* Rename every section `old_name` ("branch.a", as git names it) to
+ * `new_name` (`git config --rename-section`), or remove the sections and
+ * everything in them when new_name is NULL (`--remove-section`), editing
+ * the text line by line as git does. Returns how many sections matched
+ * (0: none, nothing changed) or <0. */
+int wg_config_rename_section(struct wg_config *cfg, const char *old_name,
+			     const char *new_name);
+/* Copy every section `old_name` as `new_name`, each copy right after its
+ * original (git branch -c). Returns how many sections matched, or <0. */
+int wg_config_copy_section(struct wg_config *cfg, const char *old_name, const char *new_name);
+
 /* Append the file's bytes to `out`: the original bytes, exactly, for an
  * unchanged config. */
 int wg_config_serialize(const struct wg_config *cfg, struct wg_buf *out);

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# t30-branch-tag: webgit branch and tag against git's, in twin
+# repositories driven by the same commands with the same environment:
+# after every step the two agree on stdout, stderr and exit code, on
+# every ref and HEAD, on the reflogs of HEAD and of every branch (and the
+# raw .git/logs with the files backend), on .git/config, and git fsck
+# --strict passes on webgit's repository. Creation (tracking from a
+# remote-tracking branch, --track from a local one, --no-track, -f, -f -t
+# to the same value), the listings (-a, -r, --list patterns, -v, -vv
+# with ahead/behind, --show-current, a detached HEAD), -u and
+# --unset-upstream, delete (-d of merged, unmerged and current branches,
+# -D, -r), rename and copy (-m of the current branch, onto an existing
+# branch with and without force, into a subdirectory of itself, -c with
+# the config section), bad names; lightweight and annotated tags, -f
+# with "Updated tag", -d, -l with patterns, a missing object, bad names.
+# Both object formats and both ref formats.
+
+. "$(dirname "$0")/lib.sh"
+require_webgit
+
+W=$WEBGIT
+T=$PWD/tmp-t30 && rm -rf "$T" && mkdir -p "$T"
+export GIT_COMMITTER_DATE="1700000000 +0000" GIT_AUTHOR_DATE="1700000000 +0000"
+export GIT_COMMITTER_NAME=T GIT_COMMITTER_EMAIL=t@example.com
+export GIT_AUTHOR_NAME=T GIT_AUTHOR_EMAIL=t@example.com
+export GIT_EDITOR=false
+
+# state DIR: what the repository holds, as git reads it
+state() {
+	(
+		cd "$1" || exit 1
+		echo "HEAD $("$GIT" rev-parse -q --verify HEAD) $("$GIT" symbolic-ref -q HEAD)"
+		"$GIT" for-each-ref --format='%(refname) %(objectname) %(symref)'
+		for r in HEAD $("$GIT" for-each-ref --format='%(refname)' refs/heads refs/remotes refs/tags); do
+			echo "reflog $r"
+			"$GIT" reflog show --format='%H %gn <%ge> %gd %gs' "$r" -- 2>&1
+		done
+		if [ -d .git/logs ]; then
+			find .git/logs -type f | sort | while read -r f; do echo "$f"; cat "$f"; done
+		fi
+		echo "config"
+		cat .git/config
+		for t in $("$GIT" for-each-ref --format='%(refname)' refs/tags); do
+			echo "tag $t"; "$GIT" cat-file -p "$t"
+		done
+	)
+}
+
+# both DESC ARGS...: git ARGS in $G, webgit ARGS in $V; the same stdout,
+# stderr and exit code, and the same state
+both() {
+	local desc=$1
+	shift
+	(cd "$G" && "$GIT" "$@" >"$T/g.out" 2>"$T/g.err"; echo "exit $?" >>"$T/g.out")
+	(cd "$V" && "$W" "$@" >"$T/w.out" 2>"$T/w.err"; echo "exit $?" >>"$T/w.out")
+	check_same "$C $desc: stdout and exit code" "cat '$T/g.out'" "cat '$T/w.out'"
+	check_same "$C $desc: stderr" "sed 's,$G,REPO,g' '$T/g.err'" "sed 's,$V,REPO,g' '$T/w.err'"
+	check_same "$C $desc: state" "state '$G'" "state '$V'"
+	check "$C $desc: git fsck --strict" "$GIT" -C "$V" fsck --strict --no-dangling --no-progress
+}
+
+# on_both CMD: the same preparation in both repositories
+on_both() {
+	(cd "$G" && eval "$1") && (cd "$V" && eval "$1")
+}
+
+for combo in sha1:files sha256:reftable sha1:reftable sha256:files; do
+	FMT=${combo%%:*} REFS=${combo#*:}
+	C="$FMT/$REFS"
+	G=$T/g-$FMT-$REFS V=$T/w-$FMT-$REFS
+	"$GIT" init -q -b main --object-format="$FMT" --ref-format="$REFS" "$G"
+	"$GIT" init -q -b main --object-format="$FMT" --ref-format="$REFS" "$V"
+	if [ "$FMT" = sha1 ]; then MISSING=$(printf '%039d1' 0); else MISSING=$(printf '%063d1' 0); fi
+
+	on_both 'echo a >a && "$GIT" add a && "$GIT" commit -q -m one &&
+		echo b >b && "$GIT" add b && "$GIT" commit -q -m two &&
+		"$GIT" update-ref refs/remotes/origin/main HEAD~1 &&
+		"$GIT" config remote.origin.url /nowhere &&
+		"$GIT" config remote.origin.fetch "+refs/heads/*:refs/remotes/origin/*"'
+
+	both "list, one branch" branch
+	both "create from a remote-tracking branch: tracks it" branch t1 origin/main
+	both "--track from a local branch" branch --track t2 main
+	both "--no-track" branch --no-track t3 origin/main
+	both "create an existing branch" branch t1
+	both "-f an existing branch" branch -f t1 HEAD
+	both "-f the current branch" branch -f main
+	both "a bad name" branch 'a..b'
+	both "a bad start point" branch x nope
+	both "-d the current branch" branch -d main
+	both "-D the current branch" branch -D main
+	both "rename onto an existing branch" branch -m t2 t1
+	both "-d a missing branch" branch -d nope
+	both "-v" branch -v
+	both "-vv" branch -vv
+	both "-d a branch merged to HEAD but not to its upstream" branch -d t1
+	both "rename the current branch onto itself" branch -m main
+	both "-f -t" branch -f -t t3 origin/main
+	both "-f -t to the same value again" branch -f -t t3 origin/main
+	both "-u" branch -u origin/main
+	both "-vv with the current branch tracking" branch -vv
+	both "--unset-upstream" branch --unset-upstream
+	both "--unset-upstream without upstream" branch --unset-upstream
+	both "-a" branch -a
+	both "-r" branch -r
+	both "--list with a pattern" branch --list 't*'
+	both "--list with two patterns, -v" branch -v --list 't1' 'm*'
+	both "--show-current" branch --show-current
+	both "-D" branch -D t2
+	both "rename to a bad name" branch -m t3 'a b'
+	both "-c with the config section" branch -c t3 t5
+	both "-c onto an existing branch" branch -c t3 t5
+	both "-C onto an existing branch" branch -C t1 t5
+	both "-m into a subdirectory of its own name" branch -m t3 t3/sub
+	both "-m back out of it" branch -m t3/sub t3
+	both "-M the current branch onto an existing one" branch -M main t5
+	both "-m the current branch" branch -m t5 main
+	both "-m a missing branch" branch -m nope other
+	both "-r -d" branch -r -d origin/main
+	both "-r -d a missing remote-tracking branch" branch -r -d origin/main
+	on_both '"$GIT" update-ref refs/heads/u $(echo u | "$GIT" commit-tree HEAD^{tree} -p HEAD)'
+	both "-d an unmerged branch" branch -d u
+	both "-D an unmerged branch" branch -D u
+	both "-d a merged branch" branch -d t3
+	on_both '"$GIT" checkout -q --detach HEAD~1'
+	both "list with a detached HEAD" branch
+	both "-v with a detached HEAD" branch -v
+	both "--show-current detached" branch --show-current
+	both "-m while detached" branch -m x
+	on_both '"$GIT" checkout -q main'
+
+	both "tag list, empty" tag
+	both "lightweight tag" tag v1
+	both "existing tag" tag v1
+	both "annotated tag" tag -a -m "msg  here " v2
+	both "annotated tag, two paragraphs, on HEAD~1" tag -m "a" -m "b" v3 HEAD~1
+	both "-f moves a tag" tag -f v1 HEAD~1
+	both "-f to the same value" tag -f v1 HEAD~1
+	both "-l" tag -l
+	both "-l with a pattern" tag -l 'v[12]'
+	both "-d" tag -d v1
+	both "-d a missing tag" tag -d nope
+	both "a missing object" tag x "$MISSING"
+	both "an unknown revision" tag x nope
+	both "a bad tag name" tag 'bad..name'
+	both "tag a tag" tag -m "nested" v4 v2
+done
