@@ -103,9 +103,11 @@ async function load({ wasm } = {}) {
     // Node compatibility give it what Node does.
     moduleArg.nodeRequire = node.require;
     moduleArg.nodeDirname = node.path.dirname(new URL(import.meta.url).pathname);
+    moduleArg.wgjsHostFs = hostFs;
   }
   const m = await Promise.race([createWebgit(moduleArg), failed]);
   fixSymlinks(m);
+  if (node && process.platform !== 'win32') m._wgjs_host_fs_install();
   ITEROVER = m._wgjs_iterover();
   m._wgjs_set_umask(isNode ? process.umask() : 0o022);   // Deno's umask() is unstable
   scratch = m._malloc(4);
@@ -195,6 +197,62 @@ function oneStatPerLookup(m, NODEFS) {
     };
   };
 }
+
+// --- the host's disk, without the glue's file system --------------------------------
+//
+// wasm/fs_host.c asks these for the core's lstat, stat and directory
+// listings: a path below a host directory mounted with NODEFS (storage.js
+// registers each mount here) goes straight to Node's fs, one call per
+// file, instead of through the glue's path lookup and node table. Any
+// other path (MEMFS, a path with a "." or ".." component, which the glue
+// resolves in its own namespace) answers 1: the glue's file system then
+// does the call.
+
+/** mount point (e.g. "/host/3") -> the host directory mounted there */
+export const hostMounts = new Map();
+
+function hostPath(p) {
+  if (!p.startsWith('/host/')) return null;
+  const slash = p.indexOf('/', 6);
+  const root = hostMounts.get(slash < 0 ? p : p.slice(0, slash));
+  if (root === undefined) return null;
+  if (slash < 0) return root;
+  const rest = p.slice(slash);
+  // an empty, "." or ".." component, or a trailing slash
+  if (/\/\.{0,2}(?:\/|$)/.test(rest)) return null;
+  return root + rest;
+}
+
+const EIO = 29;
+const errno = (e) => {
+  if (!e || typeof e.code !== 'string') throw e;
+  return -(M.NODEFS.convertNodeCode(e) || EIO);
+};
+const statOpts = { throwIfNoEntry: false };
+
+const hostFs = {
+  // fs.Stats (or -errno), 1 when the path is not the host's
+  stat(p, follow) {
+    const hp = hostPath(p);
+    if (hp === null) return 1;
+    try {
+      const s = follow ? node.fs.statSync(hp, statOpts) : node.fs.lstatSync(hp, statOpts);
+      return s === undefined ? -ENOENT : s;
+    } catch (e) {
+      return errno(e);
+    }
+  },
+  // the entry names (or -errno), 1 when the path is not the host's
+  readdir(p) {
+    const hp = hostPath(p);
+    if (hp === null) return 1;
+    try {
+      return node.fs.readdirSync(hp);
+    } catch (e) {
+      return errno(e);
+    }
+  },
+};
 
 // --- progress -------------------------------------------------------------------------
 

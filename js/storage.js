@@ -42,7 +42,7 @@
 // awaits, and a save or a second operation must not see another's
 // half-written state.
 
-import { M, node, host, makeError } from './runtime.js';
+import { M, node, host, hostMounts, makeError } from './runtime.js';
 
 const queues = new Map();     // key -> tail of its call queue
 let chosen = null;            // the storage object in use
@@ -148,9 +148,11 @@ async function withHostDir(hostDir, fn) {
     M.FS.rmdir(mp);
     throw makeError('ENOTFOUND', `cannot access '${hostDir}': ${e.code || e.message}`);
   }
+  hostMounts.set(mp, hostDir);
   try {
     return await fn(mp);
   } finally {
+    hostMounts.delete(mp);
     M.FS.unmount(mp);
     M.FS.rmdir(mp);
   }

@@ -16,6 +16,9 @@
 #              when it exists; WASM_JS= leaves the WASM column out): the
 #              same verbs through the JS API in Node (scripts/wasm-
 #              worktree.mjs), one process per command, module load included
+#              ("wasm cold"); for the status figures also "wasm warm": a
+#              second status in a process that already ran one (the module
+#              loaded and compiled, as in an editor that keeps it)
 #
 # The repository (made once, reused while $BENCH_DIR/src.ok exists): FILES
 # files of a few hundred bytes in a tree 3 levels deep, one commit, plus a
@@ -93,15 +96,20 @@ med_only() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; 
 
 declare -A RES
 run_figure() {  # NAME SETUP(dir tool) CMD-ARGS...
-	local name=$1 setup=$2 tool out
+	local name=$1 setup=$2 tool out warm=
 	shift 2
-	for tool in git webgit ${WASM_JS:+wasm}; do
+	[ -n "$WASM_JS" ] && [ "$1" = status ] && warm=wasm-warm
+	for tool in git webgit ${WASM_JS:+wasm} $warm; do
 		out=$B/times-$name-$tool
 		: >"$out"
 		for _ in $(seq 1 "$RUNS"); do
 			$setup "$B/$tool" "$tool"
 			if [ $tool = git ]; then
 				time_cmd "$B/$tool" "$GIT" "$@" >>"$out"
+			elif [ $tool = wasm-warm ]; then
+				# the process's own figure for its second status
+				(cd "$B/$tool" && WEBGIT_JS_DIR="$WASM_JS" node \
+					"$ROOT/scripts/wasm-worktree.mjs" status-warm) >>"$out"
 			elif [ $tool = wasm ]; then
 				time_cmd "$B/$tool" env WEBGIT_JS_DIR="$WASM_JS" node \
 					"$ROOT/scripts/wasm-worktree.mjs" "$@" >>"$out"
@@ -115,8 +123,12 @@ run_figure() {  # NAME SETUP(dir tool) CMD-ARGS...
 	printf '%-11s git %-24s webgit %-24s ratio %.2f' "$name" "${RES[$name-git]}" \
 		"${RES[$name-webgit]}" "$(echo "${RES[$name-webgit-m]} / ${RES[$name-git-m]}" | bc -l)"
 	if [ -n "$WASM_JS" ]; then
-		printf '   wasm %-24s ratio %.2f' "${RES[$name-wasm]}" \
+		printf '   wasm cold %-24s ratio %.2f' "${RES[$name-wasm]}" \
 			"$(echo "${RES[$name-wasm-m]} / ${RES[$name-git-m]}" | bc -l)"
+	fi
+	if [ -n "$warm" ]; then
+		printf '   wasm warm %-24s ratio %.2f' "${RES[$name-wasm-warm]}" \
+			"$(echo "${RES[$name-wasm-warm-m]} / ${RES[$name-git-m]}" | bc -l)"
 	fi
 	printf '\n'
 }

@@ -5,10 +5,14 @@
 //
 //   WEBGIT_JS_DIR=build/wasm/js node scripts/wasm-worktree.mjs checkout [-q] <ref>
 //   WEBGIT_JS_DIR=build/wasm/js node scripts/wasm-worktree.mjs status [--porcelain]
+//   WEBGIT_JS_DIR=build/wasm/js node scripts/wasm-worktree.mjs status-warm
 //
 // It works on the repository in the current directory; status prints
 // git status --porcelain's lines for the tracked changes and untracked
-// paths (enough to compare with the CLIs').
+// paths (enough to compare with the CLIs'). status-warm is the figure of a
+// module that stays loaded (an editor's tab, a server): it runs status
+// once, then prints the wall seconds of a second status in the same
+// process (the output itself is not printed).
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -19,6 +23,11 @@ const dir = process.cwd();
 await wg.init();
 if (verb === 'checkout') {
   await wg.checkout({ dir, ref: args.filter((a) => !a.startsWith('-'))[0] });
+} else if (verb === 'status-warm') {
+  await wg.status({ dir });
+  const t0 = performance.now();
+  await wg.status({ dir });
+  process.stdout.write(`${((performance.now() - t0) / 1000).toFixed(3)}\n`);
 } else if (verb === 'status') {
   const lines = (await wg.status({ dir })).map((e) => {
     const x = e.index === '.' ? ' ' : e.index;
@@ -27,6 +36,6 @@ if (verb === 'checkout') {
   });
   if (lines.length) process.stdout.write(`${lines.join('\n')}\n`);
 } else {
-  console.error(`usage: wasm-worktree.mjs checkout <ref> | status`);
+  console.error(`usage: wasm-worktree.mjs checkout <ref> | status | status-warm`);
   process.exit(129);
 }

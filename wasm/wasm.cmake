@@ -74,7 +74,7 @@ function(wg_wasm_js_target)
     -sEXIT_RUNTIME=0 -sINVOKE_RUN=0
     "-sEXPORTED_FUNCTIONS=_malloc,_free"
     "-sEXPORTED_RUNTIME_METHODS=FS,NODEFS,IDBFS,HEAPU8,HEAPU32,UTF8ToString,stringToUTF8,lengthBytesUTF8"
-    "-sINCOMING_MODULE_JS_API=instantiateWasm,wasmBinary,locateFile,print,printErr,nodeRequire,nodeDirname,wgjsProgress"
+    "-sINCOMING_MODULE_JS_API=instantiateWasm,wasmBinary,locateFile,print,printErr,nodeRequire,nodeDirname,wgjsProgress,wgjsHostFs"
     "SHELL:--pre-js \"${WG_WASM_DIR}/pre.js\"")
   # e.g. -DWG_WASM_EXTRA_LINK_OPTIONS=--profiling-funcs: function names in
   # profiles (node --cpu-prof).

@@ -9,6 +9,7 @@
 
 #include "diff/rename.h"
 #include "diff/tree_diff.h"
+#include "index/cache_tree.h"
 #include "repo/config.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -507,6 +508,24 @@ out:
 	return err;
 }
 
+/* Is the index's whole tree HEAD's? Then every entry is what HEAD has,
+ * and the index itself stands for HEAD's tree: no tree is read (git's
+ * diff-index does the same per directory, unpack-trees.c's
+ * traverse_by_cache_tree). Only a cache tree that covers every entry
+ * counts, and only without conflicts or intent-to-add entries (which
+ * compare with HEAD in their own ways). */
+static bool index_is_head(const struct wg_index *ix, const struct wg_oid *head_tree)
+{
+	const struct wg_cache_tree *ct = ix->cache_tree;
+	if (!ct || ct->entry_count < 0 || (size_t)ct->entry_count != ix->nr ||
+	    !wg_oid_equal(&ct->oid, head_tree))
+		return false;
+	for (size_t i = 0; i < ix->nr; i++)
+		if (ix->entries[i]->stage || (ix->entries[i]->flags & WG_INDEX_INTENT_TO_ADD))
+			return false;
+	return true;
+}
+
 static int entry_cmp(const void *a, const void *b)
 {
 	const struct wg_status_entry *x = a, *y = b;
@@ -531,10 +550,12 @@ int wg_status_collect(struct wg_status **out, struct wg_repo *repo, struct wg_in
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	if ((err = wg_workdir_open(&w.wd, repo, &wo)))
 		goto out;
-	if (head_tree && ((err = wg_index_new(&head, ix->algo)) ||
-			  (err = wg_index_read_tree(head, wg_repo_odb(repo), head_tree))))
+	if (head_tree && !index_is_head(ix, head_tree) &&
+	    ((err = wg_index_new(&head, ix->algo)) ||
+	     (err = wg_index_read_tree(head, wg_repo_odb(repo), head_tree))))
 		goto out;
-	if ((err = tracked(&w, head)) || (err = find_renames(&w, w.st->n)))
+	if ((err = tracked(&w, head_tree && !head ? ix : head)) ||
+	    (err = find_renames(&w, w.st->n)))
 		goto out;
 	ntracked = w.st->n;
 	if (w.opts->untracked != WG_UNTRACKED_NO || w.opts->ignored) {
