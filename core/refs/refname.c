@@ -93,3 +93,17 @@ int wg_refname_shorten(struct wg_buf *out, const char *name)
 	}
 	return wg_buf_adds(out, name);
 }
+
+int wg_refname_short_is_valid(const char *dir, const char *name)
+{
+	struct wg_buf full = WG_BUF_INIT;
+	int ok;
+
+	if (*name == '-')
+		return 0;
+	if (wg_buf_printf(&full, "%s%s", dir, name))
+		return -1;
+	ok = wg_refname_is_valid(wg_buf_cstr(&full), 0);
+	wg_buf_release(&full);
+	return ok;
+}

@@ -15,6 +15,12 @@ enum wg_refname_flags {
 int wg_refname_check(const char *name, unsigned flags);
 bool wg_refname_is_valid(const char *name, unsigned flags);
 
+/* Whether a short name a user gives (a branch, a tag) is valid under
+ * `dir` ("refs/heads/", "refs/tags/"): no leading '-' (it would read as
+ * an option) and dir + name a valid ref name, as git's
+ * strbuf_check_branch_ref and check_tag_ref decide. -1 without memory. */
+int wg_refname_short_is_valid(const char *dir, const char *name);
+
 /* Append the short form of a full ref name, as git shows it for
  * refname:short and `symbolic-ref --short`: "refs/heads/x" -> "x",
  * "refs/remotes/origin/HEAD" -> "origin" (git's shorten_unambiguous_ref,

@@ -19,16 +19,10 @@ static int nomem(void)
 
 int wg_branch_name_check(const char *name)
 {
-	struct wg_buf full = WG_BUF_INIT;
-	bool ok;
-	/* git's strbuf_check_branch_ref: no leading '-', not "HEAD". */
-	if (*name == '-' || !strcmp(name, "HEAD"))
-		ok = false;
-	else if (wg_buf_printf(&full, "refs/heads/%s", name))
+	/* git's strbuf_check_branch_ref: and not "HEAD" */
+	int ok = strcmp(name, "HEAD") ? wg_refname_short_is_valid("refs/heads/", name) : 0;
+	if (ok < 0)
 		return nomem();
-	else
-		ok = wg_refname_is_valid(wg_buf_cstr(&full), 0);
-	wg_buf_release(&full);
 	if (!ok)
 		return wg_error_set(WG_EINVALID, "'%s' is not a valid branch name", name);
 	return 0;

@@ -13,16 +13,9 @@
 
 int wg_tag_name_check(const char *name)
 {
-	struct wg_buf full = WG_BUF_INIT;
-	bool ok;
-	/* git's check_refname_format on refs/tags/<name>, and no leading '-'. */
-	if (*name == '-')
-		ok = false;
-	else if (wg_buf_printf(&full, "refs/tags/%s", name))
+	int ok = wg_refname_short_is_valid("refs/tags/", name);
+	if (ok < 0)
 		return wg_error_set(WG_ENOMEM, "out of memory");
-	else
-		ok = wg_refname_is_valid(wg_buf_cstr(&full), 0);
-	wg_buf_release(&full);
 	if (!ok)
 		return wg_error_set(WG_EINVALID, "'%s' is not a valid tag name.", name);
 	return 0;

@@ -232,3 +232,32 @@ wg__finish() {
 	exit 0
 }
 trap wg__finish EXIT
+
+# --- twin repositories ---------------------------------------------------------------
+# For scripts that drive a repository of git's ($G) and one of webgit's
+# ($V, webgit as $W) with the same commands (check label prefix $C, scratch
+# files in $T) and compare them with their own `state DIR` function.
+
+# both DESC ARGS...: git ARGS in $G, webgit ARGS in $V (in their
+# subdirectory $IN when set); the same stdout and exit code, the same
+# stderr (the repositories' own paths read as REPO; not compared when
+# $ERR_DIFFERS is set), the same state, and git fsck --strict passes on
+# webgit's repository.
+both() {
+	local desc=$1
+	shift
+	(cd "$G/${IN:-}" && "$GIT" "$@" >"$T/g.out" 2>"$T/g.err"; echo "exit $?" >>"$T/g.out")
+	(cd "$V/${IN:-}" && "$W" "$@" >"$T/w.out" 2>"$T/w.err"; echo "exit $?" >>"$T/w.out")
+	check_same "$C $desc: stdout and exit code" "cat '$T/g.out'" "cat '$T/w.out'"
+	if [ -z "${ERR_DIFFERS:-}" ]; then
+		check_same "$C $desc: stderr" "sed 's,$G,REPO,g' '$T/g.err'" \
+			"sed 's,$V,REPO,g' '$T/w.err'"
+	fi
+	check_same "$C $desc: state" "state '$G'" "state '$V'"
+	check "$C $desc: git fsck --strict" "$GIT" -C "$V" fsck --strict --no-dangling --no-progress
+}
+
+# on_both CMD: the same preparation in both (git's first)
+on_both() {
+	(cd "$G" && eval "$1") && (cd "$V" && eval "$1")
+}

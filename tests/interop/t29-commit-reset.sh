@@ -52,26 +52,7 @@ state() {
 	)
 }
 
-# both DESC ARGS...: git ARGS in $G, webgit ARGS in $V (in their
-# subdirectory $IN when set); the same output
-# (stdout, stderr unless $ERR_DIFFERS, exit code) and the same state
-both() {
-	local desc=$1
-	shift
-	(cd "$G/${IN:-}" && "$GIT" "$@" >"$T/g.out" 2>"$T/g.err"; echo "exit $?" >>"$T/g.out")
-	(cd "$V/${IN:-}" && "$W" "$@" >"$T/w.out" 2>"$T/w.err"; echo "exit $?" >>"$T/w.out")
-	check_same "$C $desc: stdout and exit code" "cat '$T/g.out'" "cat '$T/w.out'"
-	if [ -z "${ERR_DIFFERS:-}" ]; then
-		check_same "$C $desc: stderr" "cat '$T/g.err'" "cat '$T/w.err'"
-	fi
-	check_same "$C $desc: state" "state '$G'" "state '$V'"
-	check "$C $desc: git fsck --strict" "$GIT" -C "$V" fsck --strict --no-dangling --no-progress
-}
-
-# on_both CMD: the same preparation in both working trees
-on_both() {
-	(cd "$G" && eval "$1") && (cd "$V" && eval "$1")
-}
+# both and on_both: lib.sh's twin-repository helpers
 
 for combo in sha1:files sha256:reftable sha1:reftable sha256:files; do
 	FMT=${combo%%:*} REFS=${combo#*:}
