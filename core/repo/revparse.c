@@ -428,9 +428,12 @@ int wg_revparse(struct wg_oid *out, struct wg_repo *repo, const char *spec)
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	{
 		/* name@{...} ends the base; anything else with "@{" names nothing */
-		const char *at = strstr(rev, "@{");
-		const char *close = at ? memchr(at, '}', baselen - (size_t)(at - rev)) : NULL;
-		if (at && (size_t)(at - rev) < baselen)
+		const char *at = strstr(rev, "@{"), *close = NULL;
+		if (at && (size_t)(at - rev) >= baselen)
+			at = NULL;  /* in a suffix ("^{...}"): not a reflog form */
+		if (at)
+			close = memchr(at, '}', baselen - (size_t)(at - rev));
+		if (at)
 			err = close && (size_t)(close - rev) == baselen - 1 &&
 			      !memchr(at + 2, '{', (size_t)(close - at - 2))
 			      ? resolve_reflog_form(&oid, repo, rev, (size_t)(at - rev), at + 2,
