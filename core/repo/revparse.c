@@ -9,6 +9,7 @@
 #include "object/tag.h"
 #include "object/tree.h"
 #include "refs/refdb.h"
+#include "repo/branch.h"
 #include "repo/upstream.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -177,23 +178,6 @@ done:
 
 /* --- reflog forms: <ref>@{<n>}, @{<n>}, @{-<n>}, [<branch>]@{upstream} --- */
 
-/* The branch HEAD is on ("refs/heads/x"), or empty when detached. */
-static int current_branch(struct wg_buf *out, struct wg_repo *repo)
-{
-	struct wg_oid ignored;
-	char *target = NULL;
-	int err = 0;
-
-	wg_buf_reset(out);
-	if (wg_refdb_resolve(&ignored, &target, wg_repo_refdb(repo), "HEAD",
-			     WG_RESOLVE_ALLOW_MISSING))
-		wg_error_clear();  /* no HEAD: no branch */
-	else if (target && !strncmp(target, "refs/heads/", 11))
-		err = wg_buf_adds(out, target);
-	wg_free(target);
-	return err;
-}
-
 /* git's dwim_log: the first name of the lookup order whose reflog exists. */
 static int dwim_log(struct wg_buf *out, struct wg_repo *repo, const char *name, size_t len)
 {
@@ -295,10 +279,12 @@ static int resolve_reflog_form(struct wg_oid *out, struct wg_repo *repo, const c
 		if (end != inner + inner_len)
 			err = wg_error_set(WG_EUNSUPPORTED, "reflog dates such as '%s' are not "
 					   "supported yet", spec);
-		else if (!len)  /* @{n}: the current branch's reflog (HEAD's when detached) */
-			err = current_branch(&ref, repo) ||
-			      (!ref.len && wg_buf_adds(&ref, "HEAD"));
-		else
+		else if (!len) {  /* @{n}: the current branch's reflog (HEAD's when detached) */
+			if (!(err = wg_branch_current(&shortname, repo)))
+				err = shortname.len ? wg_buf_printf(&ref, "refs/heads/%s",
+								   wg_buf_cstr(&shortname))
+						    : wg_buf_adds(&ref, "HEAD");
+		} else
 			err = dwim_log(&ref, repo, name, len);
 		if (!err)
 			err = reflog_nth(out, repo, wg_buf_cstr(&ref), n);
@@ -306,9 +292,9 @@ static int resolve_reflog_form(struct wg_oid *out, struct wg_repo *repo, const c
 		   (inner_len == 8 && !strncasecmp(inner, "upstream", 8))) {
 		const char *branch = NULL;
 		if (!len) {
-			if (!(err = current_branch(&ref, repo)) && !ref.len)
+			if (!(err = wg_branch_current(&ref, repo)) && !ref.len)
 				err = wg_error_set(WG_EINVALID, "HEAD does not point to a branch");
-			branch = wg_buf_cstr(&ref) + 11;
+			branch = wg_buf_cstr(&ref);
 		} else if (!(err = wg_buf_add(&ref, name, len))) {
 			branch = wg_buf_cstr(&ref);
 		}
