@@ -200,41 +200,111 @@ function oneStatPerLookup(m, NODEFS) {
 
 // --- the host's disk, without the glue's file system --------------------------------
 //
-// wasm/fs_host.c asks these for the core's lstat, stat and directory
-// listings: a path below a host directory mounted with NODEFS (storage.js
-// registers each mount here) goes straight to Node's fs, one call per
-// file, instead of through the glue's path lookup and node table. Any
-// other path (MEMFS, a path with a "." or ".." component, which the glue
-// resolves in its own namespace) answers 1: the glue's file system then
-// does the call.
+// wasm/fs_host.c asks these for every call of the core's file-system seam:
+// a path below a host directory mounted with NODEFS (storage.js registers
+// each mount here), or a descriptor opened that way, goes straight to
+// Node's fs, one call per call, instead of through the glue's path lookup
+// and node table. Any other path (MEMFS, a path with a "." or ".."
+// component, which the glue resolves in its own namespace) answers
+// NOT_HOST: the glue's file system then does the call.
 
 /** mount point (e.g. "/host/3") -> the host directory mounted there */
 export const hostMounts = new Map();
 
-function hostPath(p) {
+const NOT_HOST = -1000;   // as in wasm/fs_host.c
+
+// The host path behind a module path and its mount point, or null.
+function hostPathOf(p) {
   if (!p.startsWith('/host/')) return null;
   const slash = p.indexOf('/', 6);
-  const root = hostMounts.get(slash < 0 ? p : p.slice(0, slash));
+  const mount = slash < 0 ? p : p.slice(0, slash);
+  const root = hostMounts.get(mount);
   if (root === undefined) return null;
-  if (slash < 0) return root;
+  if (slash < 0) return { mount, path: root };
   const rest = p.slice(slash);
   // an empty, "." or ".." component, or a trailing slash
   if (/\/\.{0,2}(?:\/|$)/.test(rest)) return null;
-  return root + rest;
+  return { mount, path: root + rest };
+}
+
+function hostPath(p) {
+  const hp = hostPathOf(p);
+  return hp && hp.path;
 }
 
 const EIO = 29;
+const EXDEV = 75;
 const errno = (e) => {
   if (!e || typeof e.code !== 'string') throw e;
   return -(M.NODEFS.convertNodeCode(e) || EIO);
 };
 const statOpts = { throwIfNoEntry: false };
 
+// fs_host.c's open flags -> the host's (the module's O_* are Linux's)
+function nodeFlags(f) {
+  const c = node.fs.constants;
+  let n = f & 2 ? c.O_RDWR : f & 1 ? c.O_WRONLY : c.O_RDONLY;
+  if (f & 4) n |= c.O_CREAT;
+  if (f & 8) n |= c.O_EXCL;
+  if (f & 16) n |= c.O_TRUNC;
+  if (f & 32) n |= c.O_APPEND;
+  if (f & 64) n |= c.O_DIRECTORY;
+  if (f & 128) n |= c.O_NOFOLLOW;
+  return n;
+}
+
+const position = (pos) => (pos < 0 ? null : pos);
+
+// fs_host.c's calls, in the order of its enum host_op: each returns a
+// number (undefined: 0); a path argument is already the host's.
+const pathOps = [
+  (p, _, flags, mode) => node.fs.openSync(p, nodeFlags(flags), mode),
+  (p, _, mode) => node.fs.chmodSync(p, mode),
+  (p) => node.fs.unlinkSync(p),
+  (p, _, mode) => node.fs.mkdirSync(p, mode),
+  (p) => node.fs.rmdirSync(p),
+  (p, p2) => node.fs.renameSync(p, p2),
+  (p, p2) => node.fs.linkSync(p, p2),
+  (p, target) => node.fs.symlinkSync(target, p),
+];
+const fdOps = [
+  (fd) => node.fs.closeSync(fd),
+  (fd, at, len, pos) => node.fs.readSync(fd, M.HEAPU8, at >>> 0, len, position(pos)),
+  (fd, at, len, pos) => node.fs.writeSync(fd, M.HEAPU8, at >>> 0, len, position(pos)),
+  (fd) => node.fs.fsyncSync(fd),
+  (fd, len) => node.fs.ftruncateSync(fd, len),
+  (fd, mode) => node.fs.fchmodSync(fd, mode),
+];
+const OP_SYMLINK = 7;
+const OP_OWNS = pathOps.length + fdOps.length;
+
 const hostFs = {
-  // fs.Stats (or -errno), 1 when the path is not the host's
+  // one call of fs_host.c: a result >= 0, -errno, or NOT_HOST
+  call(op, p, p2, fd, a, b, c) {
+    let hp = null;
+    if (p !== null) {
+      hp = hostPathOf(p);
+      if (hp === null) return NOT_HOST;
+      if (op === OP_OWNS) return 0;
+      // a link's target is not a path of ours; rename and link stay in one mount
+      if (p2 !== null && op !== OP_SYMLINK) {
+        const hp2 = hostPathOf(p2);
+        if (hp2 === null) return NOT_HOST;
+        if (hp2.mount !== hp.mount) return -EXDEV;
+        p2 = hp2.path;
+      }
+    }
+    try {
+      const r = hp ? pathOps[op](hp.path, p2, a, b) : fdOps[op - pathOps.length](fd, a, b, c);
+      return r === undefined ? 0 : r;
+    } catch (e) {
+      return errno(e);
+    }
+  },
+  // fs.Stats (or -errno, or NOT_HOST)
   stat(p, follow) {
     const hp = hostPath(p);
-    if (hp === null) return 1;
+    if (hp === null) return NOT_HOST;
     try {
       const s = follow ? node.fs.statSync(hp, statOpts) : node.fs.lstatSync(hp, statOpts);
       return s === undefined ? -ENOENT : s;
@@ -242,12 +312,29 @@ const hostFs = {
       return errno(e);
     }
   },
-  // the entry names (or -errno), 1 when the path is not the host's
+  fstat(fd) {
+    try {
+      return node.fs.fstatSync(fd);
+    } catch (e) {
+      return errno(e);
+    }
+  },
+  // the entry names (or -errno, or NOT_HOST)
   readdir(p) {
     const hp = hostPath(p);
-    if (hp === null) return 1;
+    if (hp === null) return NOT_HOST;
     try {
       return node.fs.readdirSync(hp);
+    } catch (e) {
+      return errno(e);
+    }
+  },
+  // [the link's target] (or -errno, or NOT_HOST)
+  readlink(p) {
+    const hp = hostPath(p);
+    if (hp === null) return NOT_HOST;
+    try {
+      return [node.fs.readlinkSync(hp)];
     } catch (e) {
       return errno(e);
     }

@@ -1,24 +1,31 @@
-/* The file system seam (core/util/fs.h) for the module in Node: lstat,
- * stat and directory listings of a host directory mounted with NODEFS go
- * straight to Node's fs; everything else, and every path of MEMFS or IDBFS,
- * stays with the glue's file system (wg_fs_posix over Emscripten's libc).
+/* The file system seam (core/util/fs.h) for the module in Node: every call
+ * on a path below a host directory mounted with NODEFS, and every call on a
+ * descriptor opened that way, goes straight to Node's fs; every other path
+ * (MEMFS, IDBFS, a path with a "." or ".." component) stays with the glue's
+ * file system (wg_fs_posix over Emscripten's libc).
  *
- * Why: the glue's lstat of "/host/1/a/b/f.c" resolves the path string,
+ * Why: the glue's call on "/host/1/a/b/f.c" resolves the path string,
  * looks up every component in its node table, makes a node for each one it
- * has not met (a host lstat), then builds the host path again for the stat
- * itself; and its readdir makes a node for every entry it lists (a host
- * lstat each). A status of a 50k-file working tree spent most of its time
- * there. Here it is one fs.lstatSync per file and one fs.readdirSync per
- * directory, with the values the glue's stat would have given (seconds
- * only, as its doStat: an index written through either path compares
- * equal).
+ * has not met (a host lstat; a missing one costs a thrown error), then
+ * builds the host path again for the call itself; creating a file is a
+ * lookup, a create, then an open, and its readdir makes a node for every
+ * entry it lists. A status of a 50k-file working tree spent most of its
+ * time there, and a checkout of it made nine host lstat()s per file. Here a
+ * call is one Node fs call.
  *
  * The host decides which paths are its own (Module.wgjsHostFs, set by
- * js/runtime.js in Node: a path below a mounted host directory, with no
- * "." or ".." component); for every other path the hooks say so and the
- * call falls back to wg_fs_posix. Nothing is cached: each call asks the
- * disk, as lstat(2) does. */
+ * js/runtime.js in Node: the mounted directories, and the "/host/N/..."
+ * paths below them with no "." or ".." component); for every other path
+ * each hook says so (WGJS_NOT_HOST) and the call falls back to wg_fs_posix.
+ * Host descriptors are Node's, numbered from WGJS_HOST_FD up so that they
+ * never meet the glue's. Stat values are the glue's (whole seconds, as its
+ * doStat): an index written through either path compares equal. Nothing is
+ * cached: each call asks the disk. The glue's node table may hold nodes of
+ * files changed this way; js/storage.js mounts a host directory afresh for
+ * every API call, so none outlives the call that could have made it
+ * stale. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,14 +35,64 @@
 #include "exports.h"
 #include "util/fs.h"
 
-/* Stat the host file behind a module path into v[0..11] (dev, ino, mode,
- * nlink, uid, gid, rdev, size, blocks, atime, mtime, ctime: seconds);
- * 0 done, -errno failed, 1 not a host path. */
-EM_JS(int, wgjs_host_stat_js, (const char *path, int follow, double *v), {
+/* Must match js/runtime.js. */
+#define WGJS_NOT_HOST (-1000)
+#define WGJS_HOST_FD (1 << 28)
+
+/* Open flags as the host's hook takes them (js/runtime.js maps each to
+ * Node's fs.constants: the module's O_* values are Linux's, not
+ * necessarily the host's). */
+enum {
+	HF_WRONLY = 1,
+	HF_RDWR = 2,
+	HF_CREAT = 4,
+	HF_EXCL = 8,
+	HF_TRUNC = 16,
+	HF_APPEND = 32,
+	HF_DIRECTORY = 64,
+	HF_NOFOLLOW = 128,
+};
+
+/* The calls, by number (js/runtime.js's hostFs.ops lists them in this
+ * order). */
+enum host_op {
+	OP_OPEN,      /* (path, flags, mode) -> Node fd */
+	OP_CHMOD,     /* (path, mode) */
+	OP_UNLINK,    /* (path) */
+	OP_MKDIR,     /* (path, mode) */
+	OP_RMDIR,     /* (path) */
+	OP_RENAME,    /* (path, path2) */
+	OP_LINK,      /* (path, path2) */
+	OP_SYMLINK,   /* (path, target in path2) */
+	OP_CLOSE,     /* (fd) */
+	OP_READ,      /* (fd, heap address, length, position or -1) -> bytes */
+	OP_WRITE,     /* (fd, heap address, length, position or -1) -> bytes */
+	OP_FSYNC,     /* (fd) */
+	OP_FTRUNCATE, /* (fd, length) */
+	OP_FCHMOD,    /* (fd, mode) */
+	OP_OWNS,      /* (path) -> 0: the host's */
+};
+
+/* One call of the host's: its result (>= 0), -errno, or WGJS_NOT_HOST for
+ * a path that is not the host's. */
+EM_JS(double, wgjs_host_call_js, (int op, const char *path, const char *path2, int fd,
+				   double a, double b, double c), {
 	var h = Module['wgjsHostFs'];
 	if (!h)
-		return 1;
-	var s = h.stat(UTF8ToString(path), !!follow);
+		return -1000;
+	return h.call(op, path ? UTF8ToString(path) : null, path2 ? UTF8ToString(path2) : null,
+		      fd, a, b, c);
+});
+
+/* Stat the host file behind a module path (or the host descriptor fd when
+ * path is NULL) into v[0..11] (dev, ino, mode, nlink, uid, gid, rdev, size,
+ * blocks, atime, mtime, ctime: seconds); 0 done, -errno failed,
+ * WGJS_NOT_HOST. */
+EM_JS(int, wgjs_host_stat_js, (const char *path, int fd, int follow, double *v), {
+	var h = Module['wgjsHostFs'];
+	if (!h)
+		return -1000;
+	var s = path ? h.stat(UTF8ToString(path), !!follow) : h.fstat(fd);
 	if (typeof s === 'number')
 		return s;
 	var p = v >> 3;
@@ -57,10 +114,11 @@ EM_JS(int, wgjs_host_stat_js, (const char *path, int follow, double *v), {
 
 /* The names in a host directory (no "." or ".."), each NUL-terminated, in
  * a malloc()ed buffer whose length goes to *len; NULL with *len -errno on
- * failure, NULL with *len 1 for a path that is not the host's. */
-EM_JS(char *, wgjs_host_readdir_js, (const char *path, int *len), {
+ * failure, NULL with *len WGJS_NOT_HOST for a path that is not the
+ * host's. readlink() uses it too: one name, the link's target. */
+EM_JS(char *, wgjs_host_names_js, (const char *path, int link, int *len), {
 	var h = Module['wgjsHostFs'];
-	var names = h ? h.readdir(UTF8ToString(path)) : 1;
+	var names = h ? (link ? h.readlink : h.readdir)(UTF8ToString(path)) : -1000;
 	if (typeof names === 'number') {
 		HEAP32[len >> 2] = names;
 		return 0;
@@ -80,16 +138,35 @@ EM_JS(char *, wgjs_host_readdir_js, (const char *path, int *len), {
 	return buf;
 });
 
-static int host_stat_common(const char *path, int follow, struct stat *st)
+static bool is_host_fd(int fd)
 {
-	double v[12];
-	int rc = wgjs_host_stat_js(path, follow, v);
-	if (rc == 1)
-		return follow ? wg_fs_posix.stat(path, st) : wg_fs_posix.lstat(path, st);
-	if (rc < 0) {
-		errno = -rc;
+	return fd >= WGJS_HOST_FD;
+}
+
+/* A host call's result as POSIX gives it: the value, or -1 with errno. */
+static double host_result(double r)
+{
+	if (r < 0) {
+		errno = (int)-r;
 		return -1;
 	}
+	return r;
+}
+
+static double path_call(enum host_op op, const char *path, const char *path2, double a,
+			double b)
+{
+	return wgjs_host_call_js(op, path, path2, -1, a, b, 0);
+}
+
+static double fd_call(enum host_op op, int fd, double a, double b, double c)
+{
+	return host_result(wgjs_host_call_js(op, NULL, NULL, fd - WGJS_HOST_FD, a, b, c));
+}
+
+/* A stat from the values wgjs_host_stat_js gives. */
+static void fill_stat(struct stat *st, const double v[12])
+{
 	memset(st, 0, sizeof(*st));
 	st->st_dev = (dev_t)(uint32_t)(int64_t)v[0];
 	st->st_ino = (ino_t)(int64_t)v[1];
@@ -104,17 +181,207 @@ static int host_stat_common(const char *path, int follow, struct stat *st)
 	st->st_atim.tv_sec = (time_t)v[9];
 	st->st_mtim.tv_sec = (time_t)v[10];
 	st->st_ctim.tv_sec = (time_t)v[11];
+}
+
+static int host_stat_common(const char *path, int fd, int follow, struct stat *st)
+{
+	double v[12];
+	int rc = wgjs_host_stat_js(path, fd, follow, v);
+	if (rc == WGJS_NOT_HOST)
+		return follow ? wg_fs_posix.stat(path, st) : wg_fs_posix.lstat(path, st);
+	if (rc < 0) {
+		errno = -rc;
+		return -1;
+	}
+	fill_stat(st, v);
 	return 0;
 }
 
 static int host_lstat(const char *path, struct stat *st)
 {
-	return host_stat_common(path, 0, st);
+	return host_stat_common(path, -1, 0, st);
 }
 
 static int host_stat(const char *path, struct stat *st)
 {
-	return host_stat_common(path, 1, st);
+	return host_stat_common(path, -1, 1, st);
+}
+
+static int host_fstat(int fd, struct stat *st)
+{
+	if (!is_host_fd(fd))
+		return wg_fs_posix.fstat(fd, st);
+	return host_stat_common(NULL, fd - WGJS_HOST_FD, 0, st);
+}
+
+static int host_open(const char *path, int flags, int mode)
+{
+	int hf = 0;
+	double r;
+	if ((flags & O_ACCMODE) == O_WRONLY)
+		hf |= HF_WRONLY;
+	else if ((flags & O_ACCMODE) == O_RDWR)
+		hf |= HF_RDWR;
+	hf |= flags & O_CREAT ? HF_CREAT : 0;
+	hf |= flags & O_EXCL ? HF_EXCL : 0;
+	hf |= flags & O_TRUNC ? HF_TRUNC : 0;
+	hf |= flags & O_APPEND ? HF_APPEND : 0;
+	hf |= flags & O_DIRECTORY ? HF_DIRECTORY : 0;
+	hf |= flags & O_NOFOLLOW ? HF_NOFOLLOW : 0;
+	r = path_call(OP_OPEN, path, NULL, hf, mode);
+	if (r == WGJS_NOT_HOST)
+		return wg_fs_posix.open(path, flags, mode);
+	if (host_result(r) < 0)
+		return -1;
+	if (r >= WGJS_HOST_FD) { /* a descriptor we cannot number */
+		wgjs_host_call_js(OP_CLOSE, NULL, NULL, (int)r, 0, 0, 0);
+		errno = EMFILE;
+		return -1;
+	}
+	return WGJS_HOST_FD + (int)r;
+}
+
+static int host_close(int fd)
+{
+	return is_host_fd(fd) ? (int)fd_call(OP_CLOSE, fd, 0, 0, 0) : wg_fs_posix.close(fd);
+}
+
+static ssize_t host_read(int fd, void *buf, size_t len)
+{
+	if (!is_host_fd(fd))
+		return wg_fs_posix.read(fd, buf, len);
+	return (ssize_t)fd_call(OP_READ, fd, (double)(uintptr_t)buf, (double)len, -1);
+}
+
+static ssize_t host_pread(int fd, void *buf, size_t len, int64_t offset)
+{
+	if (!is_host_fd(fd))
+		return wg_fs_posix.pread(fd, buf, len, offset);
+	return (ssize_t)fd_call(OP_READ, fd, (double)(uintptr_t)buf, (double)len, (double)offset);
+}
+
+static ssize_t host_write(int fd, const void *buf, size_t len)
+{
+	if (!is_host_fd(fd))
+		return wg_fs_posix.write(fd, buf, len);
+	return (ssize_t)fd_call(OP_WRITE, fd, (double)(uintptr_t)buf, (double)len, -1);
+}
+
+static ssize_t host_pwrite(int fd, const void *buf, size_t len, int64_t offset)
+{
+	if (!is_host_fd(fd))
+		return wg_fs_posix.pwrite(fd, buf, len, offset);
+	return (ssize_t)fd_call(OP_WRITE, fd, (double)(uintptr_t)buf, (double)len, (double)offset);
+}
+
+static int host_fsync(int fd)
+{
+	return is_host_fd(fd) ? (int)fd_call(OP_FSYNC, fd, 0, 0, 0) : wg_fs_posix.fsync(fd);
+}
+
+static int host_ftruncate(int fd, int64_t len)
+{
+	if (!is_host_fd(fd))
+		return wg_fs_posix.ftruncate(fd, len);
+	return (int)fd_call(OP_FTRUNCATE, fd, (double)len, 0, 0);
+}
+
+static int host_fchmod(int fd, int mode)
+{
+	return is_host_fd(fd) ? (int)fd_call(OP_FCHMOD, fd, mode, 0, 0) : wg_fs_posix.fchmod(fd, mode);
+}
+
+/* The path calls: the host's, or the glue's for a path that is not. */
+#define PATH_CALL(op, fallback, path, path2, a)                                   \
+	do {                                                                      \
+		double r_ = path_call(op, path, path2, a, 0);                     \
+		return r_ == WGJS_NOT_HOST ? (fallback) : (int)host_result(r_);   \
+	} while (0)
+
+static int host_chmod(const char *path, int mode)
+{
+	PATH_CALL(OP_CHMOD, wg_fs_posix.chmod(path, mode), path, NULL, mode);
+}
+
+static int host_unlink(const char *path)
+{
+	PATH_CALL(OP_UNLINK, wg_fs_posix.unlink(path), path, NULL, 0);
+}
+
+static int host_mkdir(const char *path, int mode)
+{
+	PATH_CALL(OP_MKDIR, wg_fs_posix.mkdir(path, mode), path, NULL, mode);
+}
+
+static int host_rmdir(const char *path)
+{
+	PATH_CALL(OP_RMDIR, wg_fs_posix.rmdir(path), path, NULL, 0);
+}
+
+/* Both paths must be the host's (of one mount, the host checks); else the
+ * glue's, which refuses a rename across its mounts with EXDEV. */
+static int host_rename(const char *from, const char *to)
+{
+	PATH_CALL(OP_RENAME, wg_fs_posix.rename(from, to), from, to, 0);
+}
+
+static int host_link(const char *from, const char *to)
+{
+	PATH_CALL(OP_LINK, wg_fs_posix.link(from, to), from, to, 0);
+}
+
+static int host_symlink(const char *target, const char *path)
+{
+	PATH_CALL(OP_SYMLINK, wg_fs_posix.symlink(target, path), path, target, 0);
+}
+
+static ssize_t host_readlink(const char *path, char *buf, size_t len)
+{
+	int n = 0;
+	char *target = wgjs_host_names_js(path, 1, &n);
+	size_t tlen;
+	if (!target) {
+		if (n == WGJS_NOT_HOST)
+			return wg_fs_posix.readlink(path, buf, len);
+		errno = -n;
+		return -1;
+	}
+	tlen = strlen(target);
+	if (tlen > len)
+		tlen = len; /* truncated, as readlink(2) */
+	memcpy(buf, target, tlen);
+	free(target);
+	return (ssize_t)tlen;
+}
+
+/* mkstemp(3) over host_open: the last six characters of tmpl become a name
+ * no file has. */
+static int host_mkstemp(char *tmpl)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static uint32_t seed;
+	size_t len = strlen(tmpl);
+	char *x = tmpl + len - 6;
+	int tries, fd;
+	if (len < 6 || strcmp(x, "XXXXXX")) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (path_call(OP_OWNS, tmpl, NULL, 0, 0) == WGJS_NOT_HOST)
+		return wg_fs_posix.mkstemp(tmpl);
+	if (!seed)
+		seed = (uint32_t)(uintptr_t)tmpl ^ (uint32_t)emscripten_get_now();
+	for (tries = 0; tries < 100; tries++) {
+		for (int i = 0; i < 6; i++) {
+			seed = seed * 1664525u + 1013904223u; /* any sequence: O_EXCL decides */
+			x[i] = chars[(seed >> 24) % (sizeof(chars) - 1)];
+		}
+		fd = host_open(tmpl, O_RDWR | O_CREAT | O_EXCL, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
 }
 
 /* A listing: the host's names, or the module file system's DIR. */
@@ -132,14 +399,14 @@ static void *host_opendir(const char *path)
 		errno = ENOMEM;
 		return NULL;
 	}
-	d->names = wgjs_host_readdir_js(path, &len);
+	d->names = wgjs_host_names_js(path, 0, &len);
 	if (d->names) {
 		d->len = (size_t)len;
 		return d;
 	}
-	if (len == 1 && (d->posix = wg_fs_posix.opendir(path)))
+	if (len == WGJS_NOT_HOST && (d->posix = wg_fs_posix.opendir(path)))
 		return d;
-	if (len < 0)
+	if (len < 0 && len != WGJS_NOT_HOST)
 		errno = -len;
 	free(d);
 	return NULL;
@@ -170,14 +437,35 @@ static int host_closedir(void *dir)
 static struct wg_fs_ops host_ops;
 
 /* Use the host's fs for mounted host directories from now on (js/runtime.js
- * calls it once, in Node, before any repository is opened). */
+ * calls it once, in Node, before any repository is opened). map() stays the
+ * glue's (none: callers read), realpath() too (rare, and its answer is a
+ * module path). */
 API void wgjs_host_fs_install(void)
 {
 	host_ops = wg_fs_posix;
-	host_ops.lstat = host_lstat;
+	host_ops.open = host_open;
+	host_ops.close = host_close;
+	host_ops.read = host_read;
+	host_ops.pread = host_pread;
+	host_ops.write = host_write;
+	host_ops.pwrite = host_pwrite;
+	host_ops.fsync = host_fsync;
+	host_ops.ftruncate = host_ftruncate;
+	host_ops.fstat = host_fstat;
+	host_ops.fchmod = host_fchmod;
 	host_ops.stat = host_stat;
+	host_ops.lstat = host_lstat;
+	host_ops.chmod = host_chmod;
+	host_ops.rename = host_rename;
+	host_ops.link = host_link;
+	host_ops.unlink = host_unlink;
+	host_ops.mkdir = host_mkdir;
+	host_ops.rmdir = host_rmdir;
+	host_ops.mkstemp = host_mkstemp;
 	host_ops.opendir = host_opendir;
 	host_ops.readdir = host_readdir;
 	host_ops.closedir = host_closedir;
+	host_ops.symlink = host_symlink;
+	host_ops.readlink = host_readlink;
 	wg_fs_set_ops(&host_ops);
 }

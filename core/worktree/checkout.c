@@ -666,6 +666,12 @@ struct runner {
 	struct wg_workdir *wd;      /* checkout view: the new index's attributes */
 	struct wg_odb *odb;
 	struct wg_buf full, data, tmp;
+	/* The last directory (relative, no trailing '/') this run made or
+	 * found to be a real directory: the entries come in index order, so
+	 * most share it and need no lstat() of their leading path (git's
+	 * lstat cache does this too). Forgotten whenever the run removes
+	 * anything. */
+	struct wg_buf dir_ok;
 	unsigned char *chunk;
 	size_t done, total;
 };
@@ -752,7 +758,22 @@ static int remove_files(struct runner *r)
  * first. */
 static int make_leading_dirs(struct runner *r, const char *path, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
+	const char *known = wg_buf_cstr(&r->dir_ok);
+	size_t dir_len = len, start = 0;
+	int err;
+
+	while (dir_len > 0 && path[dir_len - 1] != '/')
+		dir_len--;
+	if (dir_len)
+		dir_len--; /* the directory, without its '/' */
+	/* start below the longest leading directory already known */
+	for (size_t i = 0; i <= dir_len && i <= r->dir_ok.len; i++) {
+		if (i > 0 && path[i - 1] != known[i - 1])
+			break;
+		if ((i == dir_len || path[i] == '/') && (i == r->dir_ok.len || known[i] == '/'))
+			start = i;
+	}
+	for (size_t i = start ? start + 1 : 0; i < len; i++) {
 		const char *full;
 		struct stat st;
 		if (path[i] != '/')
@@ -770,6 +791,9 @@ static int make_leading_dirs(struct runner *r, const char *path, size_t len)
 		if (wg_fs_mkdir(full, 0777) && errno != EEXIST)
 			return io_error("create the directory", full);
 	}
+	wg_buf_reset(&r->dir_ok);
+	if ((err = wg_buf_add(&r->dir_ok, path, dir_len)))
+		return err;
 	return 0;
 }
 
@@ -782,6 +806,8 @@ static int clear_path(struct runner *r, const char *full, unsigned mode)
 	struct stat st;
 	if (wg_fs_lstat(full, &st))
 		return errno == ENOENT ? 0 : io_error("stat", full);
+	if (S_ISDIR(st.st_mode) || IS_GITLINK(mode))
+		wg_buf_reset(&r->dir_ok);
 	if (S_ISDIR(st.st_mode))
 		return IS_GITLINK(mode) ? 0 : wg_fs_remove_tree(full);
 	if (IS_GITLINK(mode) && wg_fs_unlink(full))
@@ -979,6 +1005,7 @@ int wg_checkout_run(struct wg_checkout *co, struct wg_index **result)
 {
 	struct wg_workdir_options wo = { WG_ATTR_CHECKOUT, NULL, NULL, NULL };
 	struct runner r = { co, NULL, wg_repo_odb(co->repo), WG_BUF_INIT, WG_BUF_INIT, WG_BUF_INIT,
+			    WG_BUF_INIT,
 			    NULL, 0, co->nupdates + co->removals.n };
 	int err;
 
@@ -1010,6 +1037,7 @@ done:
 	wg_buf_release(&r.full);
 	wg_buf_release(&r.data);
 	wg_buf_release(&r.tmp);
+	wg_buf_release(&r.dir_ok);
 	wg_workdir_free(r.wd);
 	return err;
 }
