@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "reach_filter.h"
 #include "repo/branch.h"
 #include "repo/detached_head.h"
 #include "repo/upstream.h"
@@ -12,7 +13,8 @@
 #include "util/wildmatch.h"
 
 static const char usage[] =
-	"webgit branch [-v [-v]] [-a | -r] [--list] [<pattern>...]\n"
+	"webgit branch [-v [-v]] [-a | -r] [--list] [--contains [<commit>]] [--no-contains [<commit>]]\n"
+	"              [--merged [<commit>]] [--no-merged [<commit>]] [<pattern>...]\n"
 	"   or: webgit branch [-f] [-t | --track | --no-track] <branch-name> [<start-point>]\n"
 	"   or: webgit branch (-d | -D) [-r] <branch-name>...\n"
 	"   or: webgit branch (-m | -M | -c | -C) [<old-branch>] <new-branch>\n"
@@ -145,7 +147,8 @@ out:
 }
 
 static int list_branches(struct wg_repo *repo, unsigned kinds, bool all, int verbose,
-			 const char *const *patterns, size_t npatterns)
+			 const char *const *patterns, size_t npatterns,
+			 const struct cli_reach_filter *filter)
 {
 	struct list l;
 	struct wg_buf cur = WG_BUF_INIT, line = WG_BUF_INIT;
@@ -183,6 +186,19 @@ static int list_branches(struct wg_repo *repo, unsigned kinds, bool all, int ver
 	wg_error_clear();
 	if (!rc && wg_branch_foreach(repo, kinds, collect, &l))
 		rc = cli_fatal_core();
+	if (filter->n) {
+		size_t kept = 0;
+		for (size_t i = 0; i < l.n; i++) {
+			if (cli_reach_keeps(filter, repo, &l.v[i].oid)) {
+				l.v[kept++] = l.v[i];
+				continue;
+			}
+			wg_free(l.v[i].name);
+			wg_free(l.v[i].branch);
+			wg_free(l.v[i].symref);
+		}
+		l.n = kept;
+	}
 	for (size_t i = 0; i < l.n; i++)
 		if (strlen(l.v[i].name) > width)
 			width = strlen(l.v[i].name);
@@ -257,9 +273,12 @@ int cmd_branch(int argc, char **argv)
 	bool del = false, force = false, remote = false, all = false, list = false;
 	bool rename = false, copy = false, show_current = false, unset_upstream = false;
 	bool quiet = false, ddash = false;
+	struct cli_reach_filter filter;
 
-	if (!args)
+	if (!args || cli_reach_init(&filter, argc)) {
+		wg_free(args);
 		return cli_fatal("out of memory");
+	}
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
 		if (ddash || a[0] != '-' || !a[1])
@@ -308,15 +327,26 @@ int cmd_branch(int argc, char **argv)
 			upstream = a + 2;
 		else if ((v = cli_option_value(argc, argv, &i, "--set-upstream-to")))
 			upstream = v;
+		else if (cli_reach_option(&filter, argc, argv, &i))
+			list = true; /* each implies --list */
 		else {
 			wg_free(args);
+			cli_reach_release(&filter);
 			return cli_usage(usage);
 		}
 	}
+	if (filter.n && (del || rename || copy || show_current || upstream || unset_upstream)) {
+		wg_free(args);
+		cli_reach_release(&filter);
+		return cli_usage(usage);
+	}
 	if ((rc = cli_open_repo(&repo))) {
 		wg_free(args);
+		cli_reach_release(&filter);
 		return rc;
 	}
+	if ((rc = cli_reach_resolve(&filter, repo)))
+		goto out;
 	if (wg_branch_current(&cur, repo)) {
 		rc = cli_fatal_core();
 		goto out;
@@ -362,7 +392,8 @@ int cmd_branch(int argc, char **argv)
 	} else if (list || !n) {
 		unsigned kinds = all ? WG_BRANCH_LIST_LOCAL | WG_BRANCH_LIST_REMOTE :
 				 remote ? WG_BRANCH_LIST_REMOTE : WG_BRANCH_LIST_LOCAL;
-		rc = list_branches(repo, kinds, all, verbose, (const char *const *)args, (size_t)n);
+		rc = list_branches(repo, kinds, all, verbose, (const char *const *)args, (size_t)n,
+				   &filter);
 	} else if (n > 2) {
 		rc = cli_fatal("too many arguments");
 	} else {
@@ -376,6 +407,7 @@ out:
 	wg_buf_release(&cur);
 	wg_buf_release(&up);
 	wg_free(args);
+	cli_reach_release(&filter);
 	wg_repo_free(repo);
 	return rc;
 }

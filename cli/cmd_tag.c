@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "reach_filter.h"
 #include "repo/revparse.h"
 #include "repo/tag.h"
 #include "util/alloc.h"
@@ -11,15 +12,21 @@
 #include "worktree/commit_index.h"
 
 static const char usage[] =
-	"webgit tag [-l | --list] [<pattern>...]\n"
+	"webgit tag [-l | --list] [--contains [<commit>]] [--no-contains [<commit>]]\n"
+	"           [--merged [<commit>]] [--no-merged [<commit>]] [<pattern>...]\n"
 	"   or: webgit tag [-a] [-f] [-m <msg>] <tagname> [<commit> | <object>]\n"
 	"   or: webgit tag -d <tagname>...";
 
+struct tag_list {
+	struct wg_repo *repo;
+	const struct cli_reach_filter *filter;
+};
+
 static int print_tag(const char *name, const struct wg_oid *oid, void *payload)
 {
-	(void)oid;
-	(void)payload;
-	printf("%s\n", name);
+	struct tag_list *l = payload;
+	if (cli_reach_keeps(l->filter, l->repo, oid))
+		printf("%s\n", name);
 	return 0;
 }
 
@@ -47,9 +54,12 @@ int cmd_tag(int argc, char **argv)
 	char **args = wg_calloc((size_t)argc + 1, sizeof(*args));
 	bool del = false, list = false, annotate = false, have_msg = false, ddash = false;
 	int i, n = 0, rc = 0;
+	struct cli_reach_filter filter;
 
-	if (!args)
+	if (!args || cli_reach_init(&filter, argc)) {
+		wg_free(args);
 		return cli_fatal("out of memory");
+	}
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
 		if (ddash || a[0] != '-' || !a[1])
@@ -76,14 +86,26 @@ int cmd_tag(int argc, char **argv)
 				wg_buf_adds(&msg, "\n\n");
 			wg_buf_adds(&msg, a + 2);
 			have_msg = true;
+		} else if (cli_reach_option(&filter, argc, argv, &i)) {
+			list = true; /* each implies --list */
 		} else {
 			wg_free(args);
 			wg_buf_release(&msg);
+			cli_reach_release(&filter);
 			return cli_usage(usage);
 		}
 	}
-	if ((rc = cli_open_repo(&repo)))
+	if ((rc = cli_open_repo(&repo)) || (rc = cli_reach_resolve(&filter, repo)))
 		goto out;
+	if (filter.n && (have_msg || annotate || co.force) && !del) {
+		rc = cli_usage(usage);
+		goto out;
+	}
+	if (filter.n && del) {
+		rc = cli_fatal("the '%s' option is only allowed in list mode",
+			       cli_reach_first_option(&filter));
+		goto out;
+	}
 	if (del) {
 		if (!n) {
 			rc = cli_usage(usage);
@@ -102,7 +124,8 @@ int cmd_tag(int argc, char **argv)
 			printf("Deleted tag '%s' (was %s)\n", args[i], ab);
 		}
 	} else if (list || !n) {
-		if (wg_tag_foreach(repo, (const char *const *)args, (size_t)n, print_tag, NULL))
+		struct tag_list l = { repo, &filter };
+		if (wg_tag_foreach(repo, (const char *const *)args, (size_t)n, print_tag, &l))
 			rc = cli_fatal_core();
 	} else if (n > 2) {
 		rc = cli_fatal("too many arguments");
@@ -138,6 +161,7 @@ out:
 	wg_buf_release(&msg);
 	wg_buf_release(&tagger);
 	wg_free(args);
+	cli_reach_release(&filter);
 	wg_repo_free(repo);
 	return rc;
 }

@@ -12,7 +12,10 @@
 # -D, -r), rename and copy (-m of the current branch, onto an existing
 # branch with and without force, into a subdirectory of itself, -c with
 # the config section), bad names; lightweight and annotated tags, -f
-# with "Updated tag", -d, -l with patterns, a missing object, bad names.
+# with "Updated tag", -d, -l with patterns, a missing object, bad names;
+# the listing filters --contains, --no-contains, --merged and --no-merged
+# of both (repeated, combined, defaulting to HEAD, on tags, trees and
+# missing names, outside list mode).
 # Both object formats and both ref formats.
 
 . "$(dirname "$0")/lib.sh"
@@ -128,4 +131,32 @@ for combo in sha1:files sha256:reftable sha1:reftable sha256:files; do
 	both "an unknown revision" tag x nope
 	both "a bad tag name" tag 'bad..name'
 	both "tag a tag" tag -m "nested" v4 v2
+
+	# the listing filters: --contains, --no-contains, --merged, --no-merged
+	on_both '"$GIT" branch side HEAD~1 && "$GIT" tag tree-tag "HEAD^{tree}" &&
+		"$GIT" update-ref refs/heads/side2 $(echo s | "$GIT" commit-tree "HEAD~1^{tree}" -p HEAD~1)'
+	both "--contains" branch --contains HEAD~1
+	both "--contains as the last argument: HEAD" branch --contains
+	both "-v --no-contains" branch -v --no-contains main
+	both "--merged (HEAD)" branch --merged
+	both "--no-merged (HEAD)" branch --no-merged
+	both "--merged twice: either" branch --merged side2 --merged main
+	both "--no-contains twice: neither" branch --no-contains side2 --no-contains main
+	both "--contains with --no-merged" branch --contains HEAD~1 --no-merged main
+	both "--contains=<commit> with a pattern" branch --contains=HEAD~1 's*'
+	both "--contains an annotated tag's commit" branch --contains v3
+	both "--contains a missing name" branch --contains nope
+	both "--merged a missing name" branch --merged nope
+	both "--merged a tree" branch --merged 'HEAD^{tree}'
+	both "--contains a tree" branch --contains 'HEAD^{tree}'
+	ERR_DIFFERS=1 both "-d with --contains: usage" branch -d side --contains
+	both "tag --contains" tag --contains HEAD~1
+	both "tag --no-contains (HEAD)" tag --no-contains
+	both "tag --merged" tag --merged HEAD~1
+	both "tag --no-merged" tag --no-merged side2
+	both "tag -l with a pattern and --contains" tag -l 'v*' --contains HEAD~1
+	both "tag --contains a missing name" tag --contains nope
+	both "tag --no-merged a tree" tag --no-merged 'HEAD^{tree}'
+	both "tag -d with --no-merged and --contains" tag -d v2 --no-merged --contains HEAD
+	ERR_DIFFERS=1 both "tag -m with --contains: usage" tag -m x --contains HEAD
 done
