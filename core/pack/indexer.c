@@ -139,6 +139,9 @@ struct wg_indexer {
 	struct wg_mutex lock;
 	int pool_err;
 	struct wg_error_saved pool_error;
+	/* opts.fsck as the workers run it: the checks in parallel, its
+	 * callbacks (which write the caller's state) under the lock. */
+	struct wg_fsck_options pool_fsck;
 	struct wg_buf delta;   /* wg_indexer_read's scratch */
 	uint32_t ndeltas, resolved;
 	struct wg_buf idx, rev;
@@ -934,29 +937,49 @@ static bool claim_ref_child(struct wg_indexer *ix, uint32_t c, uint8_t type)
 	return mine;
 }
 
-/* A delta is resolved (its id known): the caller's checks and callbacks,
- * and progress, one worker at a time. Fails without a message of its own
- * once another worker has failed (that first failure is what finish
- * reports). */
+static void pool_fsck_report(void *payload, const struct wg_oid *oid, enum wg_object_type type,
+			     enum wg_fsck_msg_id id, enum wg_fsck_severity severity,
+			     const char *message)
+{
+	struct wg_indexer *ix = payload;
+	pool_lock(ix);
+	ix->opts.fsck->report(ix->opts.fsck->payload, oid, type, id, severity, message);
+	pool_unlock(ix);
+}
+
+static void pool_fsck_special_blob(void *payload, const struct wg_oid *tree_oid,
+				   const struct wg_oid *blob_oid, enum wg_fsck_special kind)
+{
+	struct wg_indexer *ix = payload;
+	pool_lock(ix);
+	ix->opts.fsck->special_blob(ix->opts.fsck->payload, tree_oid, blob_oid, kind);
+	pool_unlock(ix);
+}
+
+/* A delta is resolved (its id known): fsck (in parallel: it reads only
+ * its options and the object), then the caller's callbacks and progress,
+ * one worker at a time. Fails without a message of its own once another
+ * worker has failed (that first failure is what finish reports). */
 static int resolved_one(struct ix_worker *w, uint32_t c, const struct wg_buf *result)
 {
 	struct wg_indexer *ix = w->ix;
 	struct ix_obj *child = &ix->objs[c];
+	bool whole = child->real_type != WG_OBJ_BLOB;
+	struct wg_oid oid;
 	int err = 0;
 
+	wg_oid_from_raw(&oid, ix->algo, child->id);
+	if (whole && ix->opts.fsck &&
+	    (err = wg_fsck_object(ix->threaded ? &ix->pool_fsck : ix->opts.fsck, ix->algo, &oid,
+				  (enum wg_object_type)child->real_type, result->data,
+				  result->len)))
+		return err;
 	pool_lock(ix);
 	if (ix->pool_err) {
 		err = ix->pool_err;
 		goto done;
 	}
-	if ((ix->opts.fsck || ix->opts.on_object) && child->real_type != WG_OBJ_BLOB) {
-		struct wg_oid oid;
-		wg_oid_from_raw(&oid, ix->algo, child->id);
-		if (ix->opts.fsck &&
-		    (err = wg_fsck_object(ix->opts.fsck, ix->algo, &oid,
-					  (enum wg_object_type)child->real_type, result->data,
-					  result->len)))
-			goto done;
+	if (whole) {
 		if (ix->opts.on_object &&
 		    (err = ix->opts.on_object(&oid, (enum wg_object_type)child->real_type,
 					      result->data, result->len, ix->opts.object_payload)))
@@ -1134,6 +1157,14 @@ static int resolve_all(struct wg_indexer *ix)
 			return err;
 		ix->lock_ready = true;
 		ix->threaded = true;
+		if (ix->opts.fsck) {
+			ix->pool_fsck = *ix->opts.fsck;
+			ix->pool_fsck.payload = ix;
+			if (ix->opts.fsck->report)
+				ix->pool_fsck.report = pool_fsck_report;
+			if (ix->opts.fsck->special_blob)
+				ix->pool_fsck.special_blob = pool_fsck_special_blob;
+		}
 		for (k = 1; k < ix->nworkers; k++) {
 			/* A thread the system refuses leaves its trees to the
 			 * others. */

@@ -85,10 +85,11 @@ static uint32_t rnd(void)
 	return rnd_state >> 8;
 }
 
-/* Version v+1 of a text: a few of its lines replaced, one added. */
+/* Version v+1 of a text: a few of its lines replaced, one added (never
+ * in the first 5 lines: a commit's headers stay as they are). */
 static void next_version(struct wg_buf *out, const struct wg_buf *prev)
 {
-	size_t pos = 0, line = 0, target = rnd() % 40, target2 = rnd() % 40;
+	size_t pos = 0, line = 0, target = 5 + rnd() % 35, target2 = 5 + rnd() % 35;
 	wg_buf_reset(out);
 	while (pos < prev->len) {
 		const unsigned char *nl = memchr(prev->data + pos, '\n', prev->len - pos);
@@ -105,10 +106,12 @@ static void next_version(struct wg_buf *out, const struct wg_buf *prev)
 }
 
 /* nfiles files of `versions` versions each (see the top of the file).
- * The first file's chain is of commits (on_object sees them), the others
- * of blobs. With `duplicate`, the second file's first version twice. */
+ * The first file's chain is of commits (on_object and fsck see them:
+ * valid ones, their message lines edited), the others of blobs. With
+ * `duplicate`, the second file's first version twice; with `bad_commit`,
+ * one more delta on the first commit whose result is no commit. */
 static void build_pack(struct pb *p, const struct wg_hash_algo *algo, unsigned nfiles,
-		       unsigned versions, bool duplicate)
+		       unsigned versions, bool duplicate, bool bad_commit)
 {
 	struct wg_buf *text = calloc((size_t)nfiles * versions, sizeof(*text));
 	uint64_t *offset = calloc((size_t)nfiles * versions, sizeof(*offset));
@@ -121,7 +124,17 @@ static void build_pack(struct pb *p, const struct wg_hash_algo *algo, unsigned n
 	for (f = 0; f < nfiles; f++) {
 		struct wg_buf *t = &text[f * versions];
 		int type = f == 0 ? WG_OBJ_COMMIT : WG_OBJ_BLOB;
-		for (l = 0; l < 40; l++)
+		l = 0;
+		if (f == 0) {
+			struct wg_oid tree;
+			CHECK_OK(wg_object_hash(&tree, algo, WG_OBJ_TREE, "", 0));
+			CHECK_OK(wg_buf_printf(t, "tree %s\n"
+					       "author A U Thor <author@example.com> 1 +0000\n"
+					       "committer A U Thor <author@example.com> 1 +0000\n"
+					       "\nsubject\n", wg_oid_hex(&tree)));
+			l = 5;
+		}
+		for (; l < 40; l++)
 			CHECK_OK(wg_buf_printf(t, "file %u line %u: %u %u\n", f, l, rnd(), rnd()));
 		for (v = 1; v < versions; v++)
 			next_version(&text[f * versions + v], &text[f * versions + v - 1]);
@@ -157,6 +170,14 @@ static void build_pack(struct pb *p, const struct wg_hash_algo *algo, unsigned n
 					 text[versions + 1].len, 0));
 		wg_delta_index_free(index);
 		pb_entry(p, WG_OBJ_REF_DELTA, id[versions].hash, 0, delta.data, delta.len);
+	}
+	if (bad_commit) {
+		static const char garbage[] = "this is no commit\n";
+		struct wg_delta_index *index = NULL;
+		CHECK_OK(wg_delta_index_new(&index, text[0].data, text[0].len));
+		CHECK_OK(wg_delta_create(&delta, index, garbage, sizeof(garbage) - 1, 0));
+		wg_delta_index_free(index);
+		pb_entry(p, WG_OBJ_OFS_DELTA, NULL, offset[0], delta.data, delta.len);
 	}
 	pb_finish(p);
 	for (f = 0; f < nfiles * versions; f++)
@@ -282,6 +303,8 @@ static int cmp_str(const void *a, const void *b)
 /* With the failing allocator (fixtures.h) while the indexer runs, not
  * while the test looks at what it made. */
 static bool inject;
+/* Non-NULL: the indexer checks what it receives. */
+static const struct wg_fsck_options *fsck;
 
 /* Index `pack` into `dir` with `threads` threads, fed in `chunk`-byte
  * pieces (0: whole). The outcome is filled on success. */
@@ -301,6 +324,7 @@ static int run(const struct wg_hash_algo *algo, const struct wg_buf *pack, const
 	o.window = window;
 	o.on_object = on_object;
 	o.object_payload = s;
+	o.fsck = fsck;
 	o.progress = on_progress;
 	o.payload = s;
 	if (inject)
@@ -364,7 +388,7 @@ static void test_same_outputs(void)
 		struct pb p;
 		size_t i;
 
-		build_pack(&p, algo, 24, 60, false);
+		build_pack(&p, algo, 24, 60, false, false);
 		for (i = 0; i < sizeof(counts) / sizeof(*counts); i++) {
 			/* Each count whole, in small pieces, and with a window so
 			 * small every base is evicted and rebuilt. */
@@ -432,7 +456,7 @@ static void test_alloc_failures(void)
 	struct pb p;
 	int failures = 0, messages = 0, left = 0, differ = 0, k, total;
 
-	build_pack(&p, algo, 6, 14, false);
+	build_pack(&p, algo, 6, 14, false, false);
 	{
 		struct seen s = { 0 };
 		const char *dir = wg_test_tmpdir("ix-threads-ref");
@@ -485,7 +509,7 @@ static void test_callback_failures(void)
 	struct pb p;
 	uint32_t at;
 
-	build_pack(&p, algo, 16, 30, false);
+	build_pack(&p, algo, 16, 30, false, false);
 	for (at = 1; at <= 400; at += 37) {
 		struct seen s = { 0 };
 		const char *dir = wg_test_tmpdir("ix-threads-cancel");
@@ -521,7 +545,7 @@ static void test_bad_delta(void)
 	struct pb p, bad;
 	size_t i;
 
-	build_pack(&p, algo, 12, 20, false);
+	build_pack(&p, algo, 12, 20, false, false);
 	/* The same entries and one more: a delta on the first base that
 	 * claims a base of the wrong size. */
 	pb_init(&bad, algo);
@@ -547,6 +571,59 @@ static void test_bad_delta(void)
 	wg_buf_release(&bad.buf);
 }
 
+/* fsck runs on the workers, its report callback one call at a time: the
+ * valid pack passes at every count with the same outputs, and a delta
+ * whose result is no commit fails it at every count. */
+static void fsck_report(void *payload, const struct wg_oid *oid, enum wg_object_type type,
+			enum wg_fsck_msg_id id, enum wg_fsck_severity severity, const char *message)
+{
+	struct seen *s = payload;
+	(void)oid, (void)type, (void)id, (void)severity, (void)message;
+	if (s->in_callback++)
+		s->overlaps++;
+	s->calls++;
+	s->in_callback--;
+}
+
+static void test_fsck_in_workers(void)
+{
+	const struct wg_hash_algo *algo = wg_hash_algo_by_id(WG_HASH_SHA1);
+	static const unsigned counts[] = { 1, 2, 8 };
+	struct wg_fsck_options opts = WG_FSCK_OPTIONS_INIT;
+	struct outcome ref = { 0 };
+	struct seen reports = { 0 };
+	struct pb p, bad;
+	size_t i;
+
+	opts.report = fsck_report;
+	opts.payload = &reports;
+	fsck = &opts;
+	build_pack(&p, algo, 8, 40, false, false);
+	build_pack(&bad, algo, 8, 40, false, true);
+	for (i = 0; i < sizeof(counts) / sizeof(*counts); i++) {
+		struct seen s = { 0 };
+		struct outcome got = { 0 };
+		const char *dir = wg_test_tmpdir("ix-threads-fsck");
+		int err;
+		CHECK_OK(run(algo, &p.buf, dir, counts[i], 0, 0, &s, i ? &got : &ref));
+		if (i)
+			CHECK(same(&got.idx, &ref.idx) && same(&got.rev, &ref.rev));
+		outcome_release(&got);
+		rm_dir(dir);
+		dir = wg_test_tmpdir("ix-threads-fsck-bad");
+		reports.calls = 0;
+		err = run(algo, &bad.buf, dir, counts[i], 0, 0, &s, NULL);
+		CHECK(err == WG_EFSCK);
+		CHECK(reports.calls > 0 && reports.overlaps == 0);
+		expect_clean_failure(err, dir, __LINE__);
+		rm_dir(dir);
+	}
+	fsck = NULL;
+	outcome_release(&ref);
+	wg_buf_release(&p.buf);
+	wg_buf_release(&bad.buf);
+}
+
 /* Two copies of one base are two roots that reach the same REF_DELTA:
  * the first worker to get there resolves it, the other skips it; the
  * pack is then refused for the duplicate, whatever the count. */
@@ -557,7 +634,7 @@ static void test_duplicate_base(void)
 	struct pb p;
 	size_t i;
 
-	build_pack(&p, algo, 12, 20, true);
+	build_pack(&p, algo, 12, 20, true, false);
 	for (i = 0; i < sizeof(counts) / sizeof(*counts); i++) {
 		struct seen s = { 0 };
 		const char *dir = wg_test_tmpdir("ix-threads-dup");
@@ -575,4 +652,5 @@ WG_TEST_MAIN("pack_threads",
 	WG_TEST(test_alloc_failures),
 	WG_TEST(test_callback_failures),
 	WG_TEST(test_bad_delta),
-	WG_TEST(test_duplicate_base))
+	WG_TEST(test_duplicate_base),
+	WG_TEST(test_fsck_in_workers))
