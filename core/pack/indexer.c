@@ -130,9 +130,9 @@ struct wg_indexer {
 	uint32_t *roots;
 	uint32_t nroots, next_root;
 	/* With more than one worker: the lock around handing out roots,
-	 * claiming REF_DELTA children, the resolved count, progress and the
-	 * caller's callbacks (fsck, on_object, progress run one at a time),
-	 * and the first failure of any worker (the others stop at their next
+	 * claiming REF_DELTA children, the resolved count and the caller's
+	 * callbacks (on_object, progress and fsck's run one at a time), and
+	 * the first failure of any worker (the others stop at their next
 	 * object). */
 	bool threaded;
 	bool lock_ready;
