@@ -9,13 +9,14 @@
 #include "cli.h"
 #include "object/fsck.h"
 #include "pack/indexer.h"
+#include "repo/pack_threads.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/hex.h"
 
 static const char usage_str[] = "webgit index-pack [-v] [-o <index-file>] [--keep | --keep=<msg>] "
-	"[--[no-]rev-index] [--strict] [--object-format=<format>] "
+	"[--[no-]rev-index] [--strict] [--threads=<n>] [--object-format=<format>] "
 	"(<pack-file> | --stdin [--fix-thin] [<pack-file>])";
 
 /* Feed a whole stream to the indexer in 64 KiB chunks. */
@@ -52,7 +53,7 @@ int cmd_index_pack(int argc, char **argv)
 	struct wg_buf packdir = WG_BUF_INIT;
 	const char *pack = NULL, *idx = NULL, *format = NULL, *keep = NULL, *v;
 	char *idx_owned = NULL;
-	bool from_stdin = false, fix = false;
+	bool from_stdin = false, fix = false, threads_given = false;
 	unsigned char hash[WG_MAX_RAWSZ];
 	char hex[WG_MAX_HEXSZ + 1];
 	int i, rc = 0, fd = -1, err;
@@ -73,8 +74,15 @@ int cmd_index_pack(int argc, char **argv)
 			o.write_rev = false;
 		else if (!strcmp(a, "--strict") || !strcmp(a, "--fsck-objects"))
 			o.fsck = &fsck;
-		else if (!strcmp(a, "-v") || !strncmp(a, "--threads=", 10) ||
-			 !strcmp(a, "--check-self-contained-and-connected"))
+		else if (!strncmp(a, "--threads=", 10)) {
+			/* 0: as many as the machine has (git's rule) */
+			char *end;
+			long n = strtol(a + 10, &end, 0);
+			if (!a[10] || *end || n < 0)
+				return cli_fatal("invalid number of threads specified (%s)", a + 10);
+			o.threads = n > WG_INDEXER_THREADS_MAX ? WG_INDEXER_THREADS_MAX : (unsigned)n;
+			threads_given = true;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--check-self-contained-and-connected"))
 			; /* accepted for compatibility; nothing to change */
 		else if (!strcmp(a, "-o") && i + 1 < argc)
 			idx = argv[++i];
@@ -126,6 +134,10 @@ int cmd_index_pack(int argc, char **argv)
 	}
 	o.idx_path = idx;
 	o.keep_msg = keep;
+	if (repo && !threads_given && wg_repo_pack_threads(repo, &o.threads)) {
+		rc = cli_fatal_core();
+		goto done;
+	}
 	if (repo) {
 		bases = wg_odb_object_source(wg_repo_odb(repo));
 		o.bases = &bases;

@@ -4,8 +4,18 @@
 # broken or the two clones' refs differ).
 #
 #   scripts/bench-clone.sh
+#   REPO=history MODES=no-co PACK_THREADS=1 scripts/bench-clone.sh
 #
 # Environment:
+#   REPO      big (default): big.git, large mostly incompressible blobs, where
+#             the cost is hashing and inflating bytes; history: history.git,
+#             shaped like a real project's history (21000 commits of small
+#             edits over 1600 files, ~175k objects, a ~20 MB pack of deep
+#             delta chains), where the cost is handling many small objects
+#   MODES     the modes to run (default "bare depth1", and no-co with NONBARE=1)
+#   PACK_THREADS  when set, both clients clone with -c pack.threads=N (the
+#             threads of index-pack's delta resolution; unset: each
+#             client's default, one per core for both on this machine)
 #   GIT       reference git   (default .cache/git-ref/bin/git; also runs the
 #             server's http-backend, and does the fsck/for-each-ref checks)
 #   WEBGIT    webgit CLI      (default: a Release build made in $BENCH_DIR/build)
@@ -15,7 +25,9 @@
 #
 # SET-UP. tests/server/make-repos.sh --big makes $BENCH_DIR/repos/big.git once
 # (12000 commits, one ~78 MB pack; ~1 minute) and it is reused while
-# $BENCH_DIR/repos/big.ok exists. tests/server/git-http-server.mjs serves it
+# $BENCH_DIR/repos/big.ok exists; likewise --history makes history.git
+# (scripts/gen-history-repo.sh runs it on its own and describes the result).
+# tests/server/git-http-server.mjs serves it
 # (git http-backend, protocol v2) with --log; it is stopped by its PID on exit
 # (trap). Both clients run with no system or global git config.
 #
@@ -71,12 +83,16 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GIT=${GIT:-$ROOT/.cache/git-ref/bin/git}
 RUNS=${RUNS:-3}
 NONBARE=${NONBARE:-1}
+REPO=${REPO:-big}
+PACK_THREADS=${PACK_THREADS:-}
 W=${BENCH_DIR:-/tmp/webgit-bench-clone}
 TIME=/usr/bin/time
 
 [ -x "$GIT" ] || { echo "reference git missing ($GIT): run scripts/bootstrap.sh" >&2; exit 1; }
 [ -x "$TIME" ] || { echo "$TIME missing (apt-get install time)" >&2; exit 1; }
 case "$RUNS" in ''|*[!0-9]*|0) echo "RUNS must be a positive number" >&2; exit 2 ;; esac
+case "$REPO" in big|history) ;; *) echo "REPO must be big or history" >&2; exit 2 ;; esac
+case "$PACK_THREADS" in *[!0-9]*) echo "PACK_THREADS must be a number" >&2; exit 2 ;; esac
 mkdir -p "$W"
 W=$(cd "$W" && pwd)
 
@@ -100,12 +116,12 @@ fi
 [ -x "$WEBGIT" ] || { echo "no webgit at $WEBGIT" >&2; exit 1; }
 
 # ---- the repository ----------------------------------------------------------
-if [ ! -f "$W/repos/big.ok" ]; then
-	echo "making $W/repos/big.git (about a minute) ..." >&2
-	rm -rf "$W/repos"
-	GIT=$GIT "$ROOT/tests/server/make-repos.sh" --big "$W/repos" >"$W/make-repos.log" 2>&1 ||
+if [ ! -f "$W/repos/$REPO.ok" ]; then
+	echo "making $W/repos/$REPO.git (about a minute) ..." >&2
+	rm -rf "$W/repos/$REPO.git"
+	GIT=$GIT "$ROOT/tests/server/make-repos.sh" "--$REPO" "$W/repos" >"$W/make-repos.log" 2>&1 ||
 		{ tail -n 20 "$W/make-repos.log" >&2; exit 1; }
-	touch "$W/repos/big.ok"
+	touch "$W/repos/$REPO.ok"
 fi
 
 # ---- the server ----------------------------------------------------------------
@@ -118,7 +134,7 @@ mkdir -p "$RUNDIR"
 # shellcheck source=scripts/bench-server.sh
 . "$ROOT/scripts/bench-server.sh"
 bench_server_start "$STATE" "$W/repos" "$LOG"
-URL=$URL/git/big.git
+URL=$URL/git/$REPO.git
 echo "server pid $SERVER_PID at $URL" >&2
 
 # ---- measuring one clone ---------------------------------------------------------
@@ -172,10 +188,12 @@ sys.exit(p.returncode)
 clone_cmd() {
 	local bin
 	case $1 in git) bin=$GIT ;; webgit) bin=$WEBGIT ;; esac
+	printf '%s\n' "$bin" clone -q
+	if [ -n "$PACK_THREADS" ]; then printf '%s\n' -c "pack.threads=$PACK_THREADS"; fi
 	case $2 in
-	bare) printf '%s\n' "$bin" clone -q --bare "$URL" "$3" ;;
-	depth1) printf '%s\n' "$bin" clone -q --bare --depth 1 "$URL" "$3" ;;
-	no-co) printf '%s\n' "$bin" clone -q --no-checkout "$URL" "$3" ;;
+	bare) printf '%s\n' --bare "$URL" "$3" ;;
+	depth1) printf '%s\n' --bare --depth 1 "$URL" "$3" ;;
+	no-co) printf '%s\n' --no-checkout "$URL" "$3" ;;
 	esac
 }
 
@@ -234,8 +252,13 @@ run_one() {
 	rm -rf "$dir"
 }
 
-MODES="bare depth1"
-if [ "$NONBARE" = 1 ]; then MODES="$MODES no-co"; fi
+if [ -z "${MODES:-}" ]; then
+	MODES="bare depth1"
+	if [ "$NONBARE" = 1 ]; then MODES="$MODES no-co"; fi
+fi
+for mode in $MODES; do
+	case $mode in bare|depth1|no-co) ;; *) echo "unknown mode $mode" >&2; exit 2 ;; esac
+done
 for mode in $MODES; do
 	for run in $(seq "$RUNS"); do
 		# git first on odd runs, webgit first on even ones; git always makes
@@ -263,11 +286,13 @@ span() {
 }
 
 echo
-BIG=$W/repos/big.git
-echo "clone of big.git ($("$GIT" --git-dir="$BIG" rev-list --count --all) commits," \
-	"$("$GIT" --git-dir="$BIG" for-each-ref | wc -l) refs) over smart HTTP on 127.0.0.1, median of $RUNS runs"
-echo "server pack: $(find "$BIG/objects/pack" -name '*.pack' -printf '%s\n' |
-	awk '{ s += $1 } END { printf "%.2f MB (%d bytes)", s / 1e6, s }')"
+SRC=$W/repos/$REPO.git
+echo "clone of $REPO.git ($("$GIT" --git-dir="$SRC" rev-list --count --all) commits," \
+	"$("$GIT" --git-dir="$SRC" for-each-ref | wc -l) refs) over smart HTTP on 127.0.0.1, median of $RUNS runs"
+echo "server pack: $(find "$SRC/objects/pack" -name '*.pack' -printf '%s\n' |
+	awk '{ s += $1 } END { printf "%.2f MB (%d bytes)", s / 1e6, s }')," \
+	"$("$GIT" --git-dir="$SRC" count-objects -v | sed -n 's/^in-pack: //p') objects"
+echo "pack.threads: ${PACK_THREADS:-unset (the default of each client)}"
 echo "git:    $("$GIT" --version)"
 echo "webgit: $WEBGIT"
 echo

@@ -20,6 +20,7 @@
 #include "util/fs.h"
 #include "util/hex.h"
 #include "util/sort.h"
+#include "util/thread.h"
 #include "util/varint.h"
 
 #define WBUF_SIZE ((size_t)256 << 10)
@@ -59,6 +60,24 @@ struct ix_frame {
 	size_t ofs_next, ofs_end, ref_next, ref_end;
 };
 
+/* A resolver of whole delta trees (pass 2): the calling thread's, and one
+ * per extra thread of the pool. Each keeps its own stack of bases under
+ * its own bound (opts.window), its own scratch and read windows, so
+ * workers share only the object table (each object is written by the one
+ * worker that resolves it) and what the pool lock guards. */
+struct ix_worker {
+	struct wg_indexer *ix;
+	struct ix_frame *frames;
+	size_t nframes, capframes;
+	size_t cached;         /* bytes of frame data held */
+	struct wg_buf delta;   /* an entry's delta data, inflated */
+	/* Reads through windows while the file is complete and not yet
+	 * appended to: far fewer read calls. NULL: straight from the file. */
+	struct wg_pack_windows *windows;
+	struct wg_thread thread;
+	bool started;
+};
+
 struct wg_indexer {
 	struct wg_indexer_options opts;
 	struct wg_limits limits;
@@ -72,9 +91,6 @@ struct wg_indexer {
 	/* which of the final files this indexer put in place (not there before) */
 	bool placed_pack, placed_idx, placed_rev, placed_keep;
 	int fd;
-	/* While resolving deltas (the file complete, not yet appended to):
-	 * reads through windows, far fewer read calls. */
-	struct wg_pack_windows *windows;
 	unsigned char *wbuf;
 	size_t wlen;
 	uint64_t file_pos;     /* bytes written or buffered */
@@ -107,11 +123,26 @@ struct wg_indexer {
 	unsigned char trailer[WG_MAX_RAWSZ];
 	unsigned char pack_hash[WG_MAX_RAWSZ];
 
-	/* Pass 2. */
-	struct ix_frame *frames;
-	size_t nframes, capframes;
-	size_t cached;         /* bytes of frame data held */
-	struct wg_buf delta;
+	/* Pass 2: roots (whole objects with delta children) in pack order,
+	 * handed out one tree at a time to the workers. */
+	struct ix_worker *workers;
+	unsigned nworkers;
+	uint32_t *roots;
+	uint32_t nroots, next_root;
+	/* With more than one worker: the lock around handing out roots,
+	 * claiming REF_DELTA children, the resolved count and the caller's
+	 * callbacks (on_object, progress and fsck's run one at a time), and
+	 * the first failure of any worker (the others stop at their next
+	 * object). */
+	bool threaded;
+	bool lock_ready;
+	struct wg_mutex lock;
+	int pool_err;
+	struct wg_error_saved pool_error;
+	/* opts.fsck as the workers run it: the checks in parallel, its
+	 * callbacks (which write the caller's state) under the lock. */
+	struct wg_fsck_options pool_fsck;
+	struct wg_buf delta;   /* wg_indexer_read's scratch */
 	uint32_t ndeltas, resolved;
 	struct wg_buf idx, rev;
 };
@@ -174,8 +205,10 @@ static int consume(struct wg_indexer *ix, const unsigned char *p, size_t len, bo
 static char *dup_path(const char *dir, const char *name)
 {
 	struct wg_buf b = WG_BUF_INIT;
-	if (wg_fs_join(&b, dir, name))
+	if (wg_fs_join(&b, dir, name)) {
+		wg_buf_release(&b);  /* a join that failed half way */
 		return NULL;
+	}
 	return (char *)wg_buf_detach(&b, NULL);
 }
 
@@ -278,18 +311,34 @@ void wg_indexer_abort(struct wg_indexer *ix)
 		ix->error = wg_error_set(WG_ERROR, "the indexer was aborted");
 }
 
+static void worker_release(struct ix_worker *w)
+{
+	size_t i;
+	for (i = 0; i < w->nframes; i++)
+		wg_free(w->frames[i].data);
+	wg_free(w->frames);
+	w->frames = NULL;
+	w->nframes = w->capframes = 0;
+	w->cached = 0;
+	wg_buf_release(&w->delta);
+	wg_pack_windows_free(w->windows);
+	w->windows = NULL;
+}
+
 void wg_indexer_free(struct wg_indexer *ix)
 {
 	size_t i;
 	if (!ix)
 		return;
 	remove_temp(ix);
-	wg_pack_windows_free(ix->windows);
 	if (ix->zs_ready)
 		inflateEnd(&ix->zs);
-	for (i = 0; i < ix->nframes; i++)
-		wg_free(ix->frames[i].data);
-	wg_free(ix->frames);
+	for (i = 0; i < ix->nworkers; i++)
+		worker_release(&ix->workers[i]);
+	wg_free(ix->workers);
+	wg_free(ix->roots);
+	if (ix->lock_ready)
+		wg_mutex_destroy(&ix->lock);
 	wg_free(ix->wbuf);
 	wg_free(ix->scratch);
 	wg_free(ix->objs);
@@ -736,14 +785,16 @@ static void ref_children(struct wg_indexer *ix, const unsigned char *id, size_t 
 	*end = lo;
 }
 
-/* Inflate an entry's data from the temporary file. */
-static int entry_data(struct wg_indexer *ix, uint32_t i, struct wg_buf *out)
+/* Inflate an entry's data from the temporary file (through `windows`
+ * when not NULL). */
+static int entry_data(struct wg_indexer *ix, struct wg_pack_windows *windows, uint32_t i,
+		      struct wg_buf *out)
 {
 	const struct ix_obj *o = &ix->objs[i];
 	/* Objects are in pack order: the next one's offset bounds this
 	 * entry exactly, so the read takes just its bytes. */
 	uint64_t end = i + 1 < ix->nobjs ? ix->objs[i + 1].offset : ix->file_pos;
-	struct wg_pack_source src = { ix->fd, ix->windows };
+	struct wg_pack_source src = { ix->fd, windows };
 	int err = wg_pack_inflate_at(out, &src, o->offset + o->hdrlen, end, o->size, 0);
 	if (err && err != WG_ENOMEM)
 		wg_error_prefix("cannot re-read the object at offset %llu",
@@ -752,89 +803,90 @@ static int entry_data(struct wg_indexer *ix, uint32_t i, struct wg_buf *out)
 }
 
 /* Apply object i's delta to base; the result goes to out. */
-static int apply(struct wg_indexer *ix, uint32_t i, const unsigned char *base, size_t base_len,
+static int apply(struct ix_worker *w, uint32_t i, const unsigned char *base, size_t base_len,
 		 struct wg_buf *out)
 {
 	int err;
-	if ((err = entry_data(ix, i, &ix->delta)))
+	if ((err = entry_data(w->ix, w->windows, i, &w->delta)))
 		return err;
-	if ((err = wg_delta_apply(out, base, base_len, ix->delta.data, ix->delta.len, 0)))
+	if ((err = wg_delta_apply(out, base, base_len, w->delta.data, w->delta.len, 0)))
 		return wg_error_prefix("pack has bad object at offset %llu: cannot apply its delta",
-				       (unsigned long long)ix->objs[i].offset);
+				       (unsigned long long)w->ix->objs[i].offset);
 	return 0;
 }
 
-static void frame_drop(struct wg_indexer *ix, struct ix_frame *f)
+static void frame_drop(struct ix_worker *w, struct ix_frame *f)
 {
 	if (!f->data)
 		return;
-	ix->cached -= f->len;
+	w->cached -= f->len;
 	wg_free(f->data);
 	f->data = NULL;
 }
 
-static void frame_set(struct wg_indexer *ix, struct ix_frame *f, struct wg_buf *b)
+static void frame_set(struct ix_worker *w, struct ix_frame *f, struct wg_buf *b)
 {
 	f->data = wg_buf_detach(b, &f->len);
-	ix->cached += f->len;
+	w->cached += f->len;
 }
 
 /* Keep the cached bases under the window: drop the lowest levels first
  * (they are the furthest from what is being resolved), never the top. */
-static void enforce_window(struct wg_indexer *ix)
+static void enforce_window(struct ix_worker *w)
 {
 	size_t k;
-	for (k = 0; k + 1 < ix->nframes && ix->cached > ix->opts.window; k++)
-		frame_drop(ix, &ix->frames[k]);
+	for (k = 0; k + 1 < w->nframes && w->cached > w->ix->opts.window; k++)
+		frame_drop(w, &w->frames[k]);
 }
 
 /* Make sure frame k holds its data, rebuilding it from the nearest level
  * below that still has its data (or from the root object on file). */
-static int frame_data(struct wg_indexer *ix, size_t k)
+static int frame_data(struct ix_worker *w, size_t k)
 {
 	struct wg_buf b = WG_BUF_INIT;
 	size_t j, m;
 	int err;
-	if (ix->frames[k].data)
+	if (w->frames[k].data)
 		return 0;
-	for (j = k; j > 0 && !ix->frames[j - 1].data; j--)
+	for (j = k; j > 0 && !w->frames[j - 1].data; j--)
 		;
 	/* Frames j..k lack data; j == 0 means even the root does. */
 	if (j == 0) {
-		if ((err = entry_data(ix, ix->frames[0].obj, &b)))
+		if ((err = entry_data(w->ix, w->windows, w->frames[0].obj, &b)))
 			return err;
-		frame_set(ix, &ix->frames[0], &b);
+		frame_set(w, &w->frames[0], &b);
 		j = 1;
 	}
 	for (m = j; m <= k; m++) {
 		/* frames[m - 1] has data: it is j - 1 (found above) or was
 		 * built in the previous round. */
-		struct ix_frame *base = &ix->frames[m - 1];
-		if ((err = apply(ix, ix->frames[m].obj, base->data, base->len, &b))) {
+		struct ix_frame *base = &w->frames[m - 1];
+		if ((err = apply(w, w->frames[m].obj, base->data, base->len, &b))) {
 			wg_buf_release(&b);
 			return err;
 		}
-		frame_set(ix, &ix->frames[m], &b);
+		frame_set(w, &w->frames[m], &b);
 		/* Intermediate levels are kept while they fit: their other
 		 * children need them too. */
-		if (m < k && ix->cached > ix->opts.window)
-			frame_drop(ix, &ix->frames[m - 1]);
+		if (m < k && w->cached > w->ix->opts.window)
+			frame_drop(w, &w->frames[m - 1]);
 	}
 	return 0;
 }
 
-static int push_frame(struct wg_indexer *ix, uint32_t obj, struct wg_buf *data)
+static int push_frame(struct ix_worker *w, uint32_t obj, struct wg_buf *data)
 {
+	struct wg_indexer *ix = w->ix;
 	struct ix_frame *f;
-	if (ix->nframes == ix->capframes) {
-		size_t ncap = ix->capframes ? ix->capframes * 2 : 64;
-		f = wg_realloc(ix->frames, ncap * sizeof(*f));
+	if (w->nframes == w->capframes) {
+		size_t ncap = w->capframes ? w->capframes * 2 : 64;
+		f = wg_realloc(w->frames, ncap * sizeof(*f));
 		if (!f)
 			return wg_error_set(WG_ENOMEM, "out of memory resolving deltas");
-		ix->frames = f;
-		ix->capframes = ncap;
+		w->frames = f;
+		w->capframes = ncap;
 	}
-	f = &ix->frames[ix->nframes++];
+	f = &w->frames[w->nframes++];
 	memset(f, 0, sizeof(*f));
 	f->obj = obj;
 	ofs_children(ix, ix->objs[obj].offset, &f->ofs_next, &f->ofs_end);
@@ -842,7 +894,7 @@ static int push_frame(struct wg_indexer *ix, uint32_t obj, struct wg_buf *data)
 	if (data) {
 		/* Detaching an empty buffer still gives a non-NULL pointer,
 		 * so an empty base counts as present. */
-		frame_set(ix, f, data);
+		frame_set(w, f, data);
 		if (!f->data)
 			return wg_error_set(WG_ENOMEM, "out of memory resolving deltas");
 	}
@@ -859,40 +911,127 @@ static bool has_children(struct wg_indexer *ix, uint32_t obj)
 	return a < b;
 }
 
+static void pool_lock(struct wg_indexer *ix)
+{
+	if (ix->threaded)
+		wg_mutex_lock(&ix->lock);
+}
+
+static void pool_unlock(struct wg_indexer *ix)
+{
+	if (ix->threaded)
+		wg_mutex_unlock(&ix->lock);
+}
+
+/* A REF_DELTA names its base by id, and a pack may hold two objects of
+ * one id: then two trees reach the same child, and the first to claim it
+ * resolves it (the type is set here, under the lock, as the mark). */
+static bool claim_ref_child(struct wg_indexer *ix, uint32_t c, uint8_t type)
+{
+	bool mine;
+	pool_lock(ix);
+	mine = !ix->objs[c].real_type;
+	if (mine)
+		ix->objs[c].real_type = type;
+	pool_unlock(ix);
+	return mine;
+}
+
+static void pool_fsck_report(void *payload, const struct wg_oid *oid, enum wg_object_type type,
+			     enum wg_fsck_msg_id id, enum wg_fsck_severity severity,
+			     const char *message)
+{
+	struct wg_indexer *ix = payload;
+	pool_lock(ix);
+	ix->opts.fsck->report(ix->opts.fsck->payload, oid, type, id, severity, message);
+	pool_unlock(ix);
+}
+
+static void pool_fsck_special_blob(void *payload, const struct wg_oid *tree_oid,
+				   const struct wg_oid *blob_oid, enum wg_fsck_special kind)
+{
+	struct wg_indexer *ix = payload;
+	pool_lock(ix);
+	ix->opts.fsck->special_blob(ix->opts.fsck->payload, tree_oid, blob_oid, kind);
+	pool_unlock(ix);
+}
+
+/* A delta is resolved (its id known): fsck (in parallel: it reads only
+ * its options and the object), then the caller's callbacks and progress,
+ * one worker at a time. Fails without a message of its own once another
+ * worker has failed (that first failure is what finish reports). */
+static int resolved_one(struct ix_worker *w, uint32_t c, const struct wg_buf *result)
+{
+	struct wg_indexer *ix = w->ix;
+	struct ix_obj *child = &ix->objs[c];
+	bool whole = child->real_type != WG_OBJ_BLOB;
+	struct wg_oid oid;
+	int err = 0;
+
+	wg_oid_from_raw(&oid, ix->algo, child->id);
+	if (whole && ix->opts.fsck &&
+	    (err = wg_fsck_object(ix->threaded ? &ix->pool_fsck : ix->opts.fsck, ix->algo, &oid,
+				  (enum wg_object_type)child->real_type, result->data,
+				  result->len)))
+		return err;
+	pool_lock(ix);
+	if (ix->pool_err) {
+		err = ix->pool_err;
+		goto done;
+	}
+	if (whole) {
+		if (ix->opts.on_object &&
+		    (err = ix->opts.on_object(&oid, (enum wg_object_type)child->real_type,
+					      result->data, result->len, ix->opts.object_payload)))
+			goto done;
+	}
+	ix->resolved++;
+	ix->progress.resolved_deltas = ix->resolved;
+	err = report(ix);
+done:
+	pool_unlock(ix);
+	return err;
+}
+
 /* Resolve every delta that depends on object `root` (non-delta), depth
  * first with an explicit stack. root_data may hold its content (taken). */
-static int resolve_tree(struct wg_indexer *ix, uint32_t root, struct wg_buf *root_data)
+static int resolve_tree(struct ix_worker *w, uint32_t root, struct wg_buf *root_data)
 {
+	struct wg_indexer *ix = w->ix;
 	struct wg_buf result = WG_BUF_INIT;
 	int err = 0;
 
 	if (!has_children(ix, root))
 		return 0;
-	if ((err = push_frame(ix, root, root_data)))
+	if ((err = push_frame(w, root, root_data)))
 		return err;
-	while (ix->nframes) {
-		size_t top = ix->nframes - 1;
-		struct ix_frame *f = &ix->frames[top];
+	while (w->nframes) {
+		size_t top = w->nframes - 1;
+		struct ix_frame *f = &w->frames[top];
 		struct ix_obj *child, *base;
 		char hdr[64];
 		struct wg_hash_ctx ctx;
 		uint32_t c;
 
-		if (f->ofs_next < f->ofs_end)
+		if (f->ofs_next < f->ofs_end) {
+			/* An OFS_DELTA has one base entry: only this frame
+			 * reaches it. */
 			c = ix->ofs[f->ofs_next++].obj;
-		else if (f->ref_next < f->ref_end)
+			if (ix->objs[c].real_type)
+				continue;
+		} else if (f->ref_next < f->ref_end) {
 			c = ix->refs[f->ref_next++].obj;
-		else {
-			frame_drop(ix, f);
-			ix->nframes--;
+			if (!claim_ref_child(ix, c, ix->objs[f->obj].real_type))
+				continue;  /* two bases with one id: resolved already */
+		} else {
+			frame_drop(w, f);
+			w->nframes--;
 			continue;
 		}
-		if (ix->objs[c].real_type)
-			continue;  /* two bases with one id: resolved already */
-		if ((err = frame_data(ix, top)))
+		if ((err = frame_data(w, top)))
 			break;
-		f = &ix->frames[top];
-		if ((err = apply(ix, c, f->data, f->len, &result)))
+		f = &w->frames[top];
+		if ((err = apply(w, c, f->data, f->len, &result)))
 			break;
 		child = &ix->objs[c];
 		base = &ix->objs[f->obj];
@@ -907,37 +1046,151 @@ static int resolve_tree(struct wg_indexer *ix, uint32_t root, struct wg_buf *roo
 			wg_error_prefix("object at offset %llu", (unsigned long long)child->offset);
 			break;
 		}
-		if ((ix->opts.fsck || ix->opts.on_object) && child->real_type != WG_OBJ_BLOB) {
-			struct wg_oid oid;
-			wg_oid_from_raw(&oid, ix->algo, child->id);
-			if (ix->opts.fsck &&
-			    (err = wg_fsck_object(ix->opts.fsck, ix->algo, &oid,
-						  (enum wg_object_type)child->real_type,
-						  result.data, result.len)))
-				break;
-			if (ix->opts.on_object &&
-			    (err = ix->opts.on_object(&oid, (enum wg_object_type)child->real_type,
-						      result.data, result.len,
-						      ix->opts.object_payload)))
-				break;
-		}
-		ix->resolved++;
-		ix->progress.resolved_deltas = ix->resolved;
-		if ((err = report(ix)))
+		if ((err = resolved_one(w, c, &result)))
 			break;
 		if (has_children(ix, c)) {
-			if ((err = push_frame(ix, c, &result)))
+			if ((err = push_frame(w, c, &result)))
 				break;
-			enforce_window(ix);
+			enforce_window(w);
 		}
 		wg_buf_reset(&result);
 	}
 	wg_buf_release(&result);
 	if (err) {
-		while (ix->nframes)
-			frame_drop(ix, &ix->frames[--ix->nframes]);
+		while (w->nframes)
+			frame_drop(w, &w->frames[--w->nframes]);
 	}
 	return err;
+}
+
+/* ---- the pool of workers ------------------------------------------------- */
+
+/* How many workers for `nroots` trees: opts.threads, or with 0 as git
+ * picks for index-pack (every core up to 3, then half of them, at most
+ * 20); never more than there are trees, and 1 without threads. */
+static unsigned pool_size(const struct wg_indexer *ix, uint32_t nroots)
+{
+	unsigned n = ix->opts.threads;
+	if (!wg_threads_available())
+		return 1;
+	if (!n) {
+		n = wg_online_cpus();
+		if (n >= 40)
+			n = 20;
+		else if (n >= 6)
+			n /= 2;
+		else if (n >= 4)
+			n = 3;
+	}
+	if (n > WG_INDEXER_THREADS_MAX)
+		n = WG_INDEXER_THREADS_MAX;
+	if (n > nroots)
+		n = nroots;
+	return n ? n : 1;
+}
+
+/* The first failure wins; the other workers stop at their next object. */
+static void pool_fail(struct wg_indexer *ix, int err)
+{
+	pool_lock(ix);
+	if (!ix->pool_err) {
+		ix->pool_err = err;
+		wg_error_save(&ix->pool_error);
+	}
+	pool_unlock(ix);
+}
+
+/* Take trees until none are left or a worker failed. */
+static void *worker_main(void *arg)
+{
+	struct ix_worker *w = arg;
+	struct wg_indexer *ix = w->ix;
+	int err;
+
+	for (;;) {
+		uint32_t root = 0;
+		bool have;
+		pool_lock(ix);
+		have = !ix->pool_err && ix->next_root < ix->nroots;
+		if (have)
+			root = ix->roots[ix->next_root++];
+		pool_unlock(ix);
+		if (!have)
+			break;
+		if ((err = resolve_tree(w, root, NULL))) {
+			pool_fail(ix, err);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Pass 2 over the whole file: every tree rooted at a whole object, on the
+ * calling thread and as many more as pool_size() allows. Returns the
+ * first failure, its message restored on the calling thread. */
+static int resolve_all(struct wg_indexer *ix)
+{
+	uint32_t i, n = 0;
+	unsigned k;
+	int err;
+
+	for (i = 0; i < ix->nobjs; i++)
+		if (!is_delta(ix->objs[i].type) && has_children(ix, i))
+			n++;
+	if (n && !(ix->roots = wg_malloc((size_t)n * sizeof(*ix->roots))))
+		return wg_error_set(WG_ENOMEM, "out of memory resolving deltas");
+	for (i = 0; i < ix->nobjs; i++)
+		if (!is_delta(ix->objs[i].type) && has_children(ix, i))
+			ix->roots[ix->nroots++] = i;
+	ix->nworkers = pool_size(ix, ix->nroots);
+	if (!(ix->workers = wg_calloc(ix->nworkers, sizeof(*ix->workers)))) {
+		ix->nworkers = 0;
+		return wg_error_set(WG_ENOMEM, "out of memory resolving deltas");
+	}
+	for (k = 0; k < ix->nworkers; k++) {
+		ix->workers[k].ix = ix;
+		/* NULL (out of memory) just reads the file directly. */
+		ix->workers[k].windows = wg_pack_windows_new(ix->fd, ix->file_pos);
+	}
+	if (ix->nworkers > 1) {
+		if ((err = wg_mutex_init(&ix->lock)))
+			return err;
+		ix->lock_ready = true;
+		ix->threaded = true;
+		if (ix->opts.fsck) {
+			ix->pool_fsck = *ix->opts.fsck;
+			ix->pool_fsck.payload = ix;
+			if (ix->opts.fsck->report)
+				ix->pool_fsck.report = pool_fsck_report;
+			if (ix->opts.fsck->special_blob)
+				ix->pool_fsck.special_blob = pool_fsck_special_blob;
+		}
+		for (k = 1; k < ix->nworkers; k++) {
+			/* A thread the system refuses leaves its trees to the
+			 * others. */
+			if (wg_thread_start(&ix->workers[k].thread, worker_main, &ix->workers[k]))
+				wg_error_clear();
+			else
+				ix->workers[k].started = true;
+		}
+	}
+	worker_main(&ix->workers[0]);
+	for (k = 1; k < ix->nworkers; k++)
+		if (ix->workers[k].started) {
+			wg_thread_join(&ix->workers[k].thread);
+			ix->workers[k].started = false;
+		}
+	ix->threaded = false;
+	/* Only the first worker stays (fix_thin resolves on it), and with no
+	 * windows: the file is about to be appended to. */
+	for (k = 0; k < ix->nworkers; k++)
+		worker_release(&ix->workers[k]);
+	ix->nworkers = 1;
+	if (ix->pool_err) {
+		wg_error_restore(&ix->pool_error);
+		return ix->pool_err;
+	}
+	return 0;
 }
 
 /* ---- thin packs ---------------------------------------------------------- */
@@ -1081,7 +1334,7 @@ static int fix_thin(struct wg_indexer *ix)
 		if ((err = append_base(ix, &oid, type, &data)))
 			break;
 		ix->progress.local_objects++;
-		err = resolve_tree(ix, ix->nobjs - 1, &data);
+		err = resolve_tree(&ix->workers[0], ix->nobjs - 1, &data);
 		wg_buf_reset(&data);
 	}
 	wg_buf_release(&data);
@@ -1108,6 +1361,12 @@ static char *with_ext(const char *path, const char *from, const char *to)
 	return s;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
 static int names(struct wg_indexer *ix)
 {
 	char hex[WG_MAX_HEXSZ + 1], name[WG_MAX_HEXSZ + 16];
@@ -1129,12 +1388,20 @@ static int names(struct wg_indexer *ix)
 			return wg_error_set(WG_EINVALID, "pack name '%s' does not end in .pack",
 					    ix->final_pack);
 	}
-	if ((ix->opts.pack_path || ix->opts.pack_dir) && !ix->final_pack)
+	/* An allocation that failed above must not pass for "no such
+	 * output": each name asked for is there. */
+	if (((ix->opts.pack_path || ix->opts.pack_dir) && !ix->final_pack) ||
+	    ((ix->opts.idx_path || ix->opts.pack_dir) && !ix->final_idx))
 		return wg_error_set(WG_ENOMEM, "out of memory naming the pack");
-	if (ix->final_idx && ix->opts.write_rev)
-		ix->final_rev = with_ext(ix->final_idx, ".idx", ".rev");
-	if (ix->final_idx && ix->opts.keep_msg)
-		ix->final_keep = with_ext(ix->final_idx, ".idx", ".keep");
+	/* (An index not named *.idx gets no .rev or .keep, as before.) */
+	if (ix->final_idx && ix->opts.write_rev &&
+	    !(ix->final_rev = with_ext(ix->final_idx, ".idx", ".rev")) &&
+	    ends_with(ix->final_idx, ".idx"))
+		return wg_error_set(WG_ENOMEM, "out of memory naming the pack");
+	if (ix->final_idx && ix->opts.keep_msg &&
+	    !(ix->final_keep = with_ext(ix->final_idx, ".idx", ".keep")) &&
+	    ends_with(ix->final_idx, ".idx"))
+		return wg_error_set(WG_ENOMEM, "out of memory naming the pack");
 	return 0;
 }
 
@@ -1329,14 +1596,7 @@ static int finish(struct wg_indexer *ix, unsigned char *pack_hash)
 		wg_sort(ix->refs, ix->nrefs, sizeof(*ix->refs), cmp_ref);
 	/* The file ends before the trailer for reading entries. */
 	ix->file_pos -= ix->algo->rawsz;
-	ix->windows = wg_pack_windows_new(ix->fd, ix->file_pos);
-	for (i = 0; i < ix->nobjs && !err; i++)
-		if (!is_delta(ix->objs[i].type))
-			err = resolve_tree(ix, i, NULL);
-	/* fix_thin appends to the file: no windows over it from here on. */
-	wg_pack_windows_free(ix->windows);
-	ix->windows = NULL;
-	if (err)
+	if ((err = resolve_all(ix)))
 		return err;
 	ix->file_pos += ix->algo->rawsz;
 	if (ix->resolved < ix->ndeltas && ix->opts.fix_thin && (err = fix_thin(ix)))
@@ -1473,11 +1733,11 @@ int wg_indexer_read(struct wg_indexer *ix, const struct wg_oid *oid, enum wg_obj
 				   (unsigned long long)ix->objs[j].offset);
 		goto done;
 	}
-	if ((err = entry_data(ix, j, depth ? &base : out)))
+	if ((err = entry_data(ix, NULL, j, depth ? &base : out)))
 		goto done;
 	while (depth--) {
 		struct wg_buf *dst = depth ? &ix->objbuf : out;
-		if ((err = entry_data(ix, chain[depth], &ix->delta)))
+		if ((err = entry_data(ix, NULL, chain[depth], &ix->delta)))
 			goto done;
 		if ((err = wg_delta_apply(dst, base.data, base.len, ix->delta.data, ix->delta.len,
 					  max_size))) {

@@ -18,6 +18,14 @@
  * with inflated bases kept only while the total stays under `window`
  * (evicted bases are rebuilt from the file when needed again).
  *
+ * Natively, finish() resolves on a pool of threads (`threads`, as git's
+ * index-pack --threads and pack.threads): each takes whole delta trees,
+ * one whole object and everything built on it, with a bound of `window`
+ * of its own. The outputs are the same bytes whatever the count; what
+ * differs is only the order the callbacks see the objects in (they are
+ * called one at a time, never concurrently). Builds without threads
+ * (WebAssembly) resolve on the calling thread.
+ *
  * finish() checks the pack checksum and that every delta resolves (with
  * fix_thin, missing REF_DELTA bases are read from `odb` and appended to the
  * pack, whose header count and trailer are then rewritten, as git does),
@@ -50,7 +58,8 @@ struct wg_indexer_progress {
 	uint64_t received_bytes;
 };
 
-/* Return non-zero to cancel (the indexer then fails with WG_ERROR). */
+/* Return non-zero to cancel (the indexer then fails with WG_ERROR). Called
+ * from finish()'s worker threads too, one call at a time. */
 typedef int (*wg_indexer_progress_cb)(const struct wg_indexer_progress *progress, void *payload);
 
 #define WG_INDEXER_WINDOW_DEFAULT ((size_t)32 << 20)
@@ -72,13 +81,17 @@ struct wg_indexer_options {
 	bool fix_thin;
 	bool write_rev;             /* also write the .rev (git's default) */
 	const char *keep_msg;       /* non-NULL: write a .keep with it */
-	size_t window;              /* bound of cached bases; 0 = default */
+	size_t window;              /* bound of cached bases (per thread); 0 = default */
 	int compression_level;      /* zlib level of appended bases (git: 1) */
-	const struct wg_fsck_options *fsck;  /* NULL: no fsck */
+	/* NULL: no fsck. Its callbacks, like progress and on_object, may run
+	 * on finish()'s worker threads, one call at a time. */
+	const struct wg_fsck_options *fsck;
 	wg_indexer_progress_cb progress;
 	void *payload;
 	/* Called with every commit, tree and tag whole, once its id is known
-	 * (a clone's connectivity check); nonzero stops the indexing. */
+	 * (a clone's connectivity check); nonzero stops the indexing. In
+	 * finish(), possibly from a worker thread (one call at a time) and
+	 * in an order that depends on the thread count. */
 	int (*on_object)(const struct wg_oid *oid, enum wg_object_type type, const void *data,
 			 size_t len, void *payload);
 	void *object_payload;
@@ -95,9 +108,16 @@ struct wg_indexer_options {
 	 * with WG_ELIMIT as soon as the entry header or delta header says
 	 * so. NULL: the process-wide defaults. Copied by wg_indexer_new. */
 	const struct wg_limits *limits;
+	/* Threads resolving deltas in finish(): 0 picks as git does (one
+	 * per core up to 3, then half the cores, at most 20), 1 resolves on
+	 * the calling thread only; at most WG_INDEXER_THREADS_MAX. Ignored
+	 * (always 1) in builds without threads. */
+	unsigned threads;
 };
+#define WG_INDEXER_THREADS_MAX 64
 #define WG_INDEXER_OPTIONS_INIT { 1, NULL, NULL, NULL, NULL, NULL, NULL, false, true, \
-				  NULL, 0, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+				  NULL, 0, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+				  0 }
 
 int wg_indexer_new(struct wg_indexer **out, const struct wg_indexer_options *opts);
 /* Consume len bytes. Errors are sticky: after one, every call fails. */

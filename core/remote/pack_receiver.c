@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "repo/pack_threads.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -115,6 +116,11 @@ static int start_indexer(struct wg_pack_receiver *rcv)
 		o.on_object = link_object;
 		o.object_payload = rcv->links;
 	}
+	/* pack.threads, as git's index-pack reads it: the threads of the
+	 * indexer's finish step (a detail of the indexer, not of the
+	 * protocol: feeding it stays on the caller's thread). */
+	if ((err = wg_repo_pack_threads(rcv->repo, &o.threads)))
+		return err;
 	o.fsck = wg_receive_check_fsck(&rcv->check);
 	o.before_install = before_install;
 	o.install_payload = rcv;

@@ -878,6 +878,20 @@ int wg_config_get_int64(const struct wg_config *cfg, const char *key, int64_t *o
 			    range ? "out of range" : "invalid unit");
 }
 
+int wg_config_int64_value(const char *key, const char *value, int64_t *out)
+{
+	intmax_t n;
+	bool range;
+
+	*out = 0;
+	if (parse_signed(&n, value, INT64_MAX, &range)) {
+		*out = (int64_t)n;
+		return 0;
+	}
+	return wg_error_set(WG_EINVALID, "bad numeric config value '%s' for '%s': %s",
+			    value ? value : "", key, range ? "out of range" : "invalid unit");
+}
+
 int wg_config_get_all(const struct wg_config *cfg, const char *key,
 		      int (*cb)(const char *value, void *payload), void *payload)
 {

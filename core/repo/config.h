@@ -100,6 +100,8 @@ int wg_config_bool_value(const char *key, const char *value, bool *out);
  * message ("bad numeric config value 'x' for 'a.b' in file F: invalid
  * unit"). */
 int wg_config_get_int64(const struct wg_config *cfg, const char *key, int64_t *out);
+/* The same rules for a value found elsewhere (NULL: a key without '='). */
+int wg_config_int64_value(const char *key, const char *value, int64_t *out);
 
 /* Every value of a (multi-valued) key in file order. `value` is NULL for a
  * key written without '='. A non-zero return from `cb` stops the walk and

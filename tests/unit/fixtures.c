@@ -1,6 +1,8 @@
 #include "fixtures.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +54,20 @@ void fx_delim(struct wg_buf *b) { CHECK_OK(wg_pkt_write_delim(b)); }
 
 struct fx_tracking fx_tracked;
 
+/* The allocators below count in globals, and the code under test may
+ * allocate from several threads (the indexer's workers): a spin lock
+ * around each count, so the tests read them as plain ints once the
+ * threads are joined. */
+static atomic_flag fx_lock = ATOMIC_FLAG_INIT;
+
+static void fx_enter(void)
+{
+	while (atomic_flag_test_and_set_explicit(&fx_lock, memory_order_acquire))
+		;
+}
+
+static void fx_leave(void) { atomic_flag_clear_explicit(&fx_lock, memory_order_release); }
+
 static void *track_malloc(size_t n, void *p)
 {
 	size_t *h = malloc(n + 2 * sizeof(size_t));
@@ -59,9 +75,11 @@ static void *track_malloc(size_t n, void *p)
 	if (!h)
 		return NULL;
 	h[0] = n;
+	fx_enter();
 	fx_tracked.live += n;
 	if (fx_tracked.live > fx_tracked.peak)
 		fx_tracked.peak = fx_tracked.live;
+	fx_leave();
 	return h + 2;
 }
 
@@ -72,7 +90,9 @@ static void track_free(void *ptr, void *p)
 	if (!ptr)
 		return;
 	h = (size_t *)ptr - 2;
+	fx_enter();
 	fx_tracked.live -= h[0];
+	fx_leave();
 	free(h);
 }
 
@@ -92,10 +112,19 @@ const struct wg_allocator fx_tracking_allocator = { track_malloc, track_realloc,
 
 int fx_fail_at, fx_alloc_count;
 
+static bool fail_now(void)
+{
+	bool fail;
+	fx_enter();
+	fail = fx_alloc_count++ == fx_fail_at;
+	fx_leave();
+	return fail;
+}
+
 static void *fail_malloc(size_t n, void *p)
 {
 	(void)p;
-	if (fx_alloc_count++ == fx_fail_at)
+	if (fail_now())
 		return NULL;
 	return malloc(n);
 }
@@ -103,7 +132,7 @@ static void *fail_malloc(size_t n, void *p)
 static void *fail_realloc(void *ptr, size_t n, void *p)
 {
 	(void)p;
-	if (fx_alloc_count++ == fx_fail_at)
+	if (fail_now())
 		return NULL;
 	return realloc(ptr, n);
 }

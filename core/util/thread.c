@@ -1,0 +1,57 @@
+#include "util/thread.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "util/error.h"
+
+#if WG_HAVE_THREADS
+
+bool wg_threads_available(void) { return true; }
+
+unsigned wg_online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+int wg_mutex_init(struct wg_mutex *m)
+{
+	int rc = pthread_mutex_init(&m->m, NULL);
+	if (rc)
+		return wg_error_set(WG_ERROR, "cannot create a mutex: %s", strerror(rc));
+	return 0;
+}
+
+void wg_mutex_lock(struct wg_mutex *m) { pthread_mutex_lock(&m->m); }
+void wg_mutex_unlock(struct wg_mutex *m) { pthread_mutex_unlock(&m->m); }
+void wg_mutex_destroy(struct wg_mutex *m) { pthread_mutex_destroy(&m->m); }
+
+int wg_thread_start(struct wg_thread *t, void *(*fn)(void *), void *arg)
+{
+	int rc = pthread_create(&t->t, NULL, fn, arg);
+	if (rc)
+		return wg_error_set(WG_ERROR, "cannot start a thread: %s", strerror(rc));
+	return 0;
+}
+
+void wg_thread_join(struct wg_thread *t) { pthread_join(t->t, NULL); }
+
+#else /* no threads: one worker, the caller's */
+
+bool wg_threads_available(void) { return false; }
+unsigned wg_online_cpus(void) { return 1; }
+int wg_mutex_init(struct wg_mutex *m) { m->unused = 0; return 0; }
+void wg_mutex_lock(struct wg_mutex *m) { (void)m; }
+void wg_mutex_unlock(struct wg_mutex *m) { (void)m; }
+void wg_mutex_destroy(struct wg_mutex *m) { (void)m; }
+
+int wg_thread_start(struct wg_thread *t, void *(*fn)(void *), void *arg)
+{
+	(void)t; (void)fn; (void)arg;
+	return wg_error_set(WG_EUNSUPPORTED, "this build has no threads");
+}
+
+void wg_thread_join(struct wg_thread *t) { (void)t; }
+
+#endif
