@@ -15,11 +15,6 @@ struct line {
 	uint64_t hash;
 };
 
-bool wg_diff_is_binary(const void *data, size_t len)
-{
-	return len && memchr(data, 0, len < 8000 ? len : 8000) != NULL;
-}
-
 static int split(struct line **out, size_t *n, const unsigned char *s, size_t len)
 {
 	size_t count = 0, i = 0;

@@ -15,8 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* git's buffer_is_binary: a NUL byte in the first 8000 bytes. */
-bool wg_diff_is_binary(const void *data, size_t len);
+#include "diff/patch.h"   /* wg_diff_is_binary */
 
 /* Lines of b not in a (*added) and lines of a not in b (*removed).
  * WG_ENOMEM only. */
