@@ -40,7 +40,7 @@ static int collapse(struct wg_diff_changes *c, struct wg_repo *repo, const struc
 		{
 			struct wg_diff_change d = { 0 };
 			d.path = ch->path;
-			wg_oid_null(&d.old_oid, wg_oid_algo(&ch->old_oid));
+			wg_oid_null(&d.old_oid, wg_repo_algo(repo));
 			d.new_oid = d.old_oid;
 			if (t1 && wg_tree_lookup_path(&d.old_oid, &d.old_mode, repo, t1, d.path))
 				wg_error_clear();
@@ -48,11 +48,11 @@ static int collapse(struct wg_diff_changes *c, struct wg_repo *repo, const struc
 				wg_error_clear();
 			if (d.old_mode != 0040000) {
 				d.old_mode = 0;
-				wg_oid_null(&d.old_oid, wg_oid_algo(&ch->old_oid));
+				wg_oid_null(&d.old_oid, wg_repo_algo(repo));
 			}
 			if (d.new_mode != 0040000) {
 				d.new_mode = 0;
-				wg_oid_null(&d.new_oid, wg_oid_algo(&ch->old_oid));
+				wg_oid_null(&d.new_oid, wg_repo_algo(repo));
 			}
 			d.status = !d.old_mode ? 'A' : !d.new_mode ? 'D' : 'M';
 			wg_free(ch->from);
