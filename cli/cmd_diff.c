@@ -12,6 +12,7 @@
 #include "diff_output.h"
 #include "index/index.h"
 #include "object/object.h"
+#include "refs/refdb.h"
 #include "repo/revparse.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -194,9 +195,15 @@ int cmd_diff(int argc, char **argv)
 		return cli_usage(usage);
 	if ((rc = cli_open_repo(&repo)))
 		return rc;
-	if (cached && !nrevs)
+	bool unborn = false;
+	if (cached && !nrevs) {
+		/* no commit yet: the index against the empty tree, as git */
+		struct wg_oid head;
 		revs[nrevs++] = "HEAD";
-	for (int k = 0; k < nrevs; k++) {
+		unborn = wg_refdb_resolve(&head, NULL, wg_repo_refdb(repo), "HEAD", 0) != 0;
+		wg_error_clear();
+	}
+	for (int k = 0; k < nrevs && !unborn; k++) {
 		struct wg_oid oid;
 		if (wg_revparse(&oid, repo, revs[k]) ||
 		    wg_object_peel(&trees[k], repo, &oid, WG_OBJ_TREE)) {
@@ -213,7 +220,7 @@ int cmd_diff(int argc, char **argv)
 			goto out;
 		}
 		if (cached) {
-			r = cached_changes(&changes, repo, ix, &trees[0], &o);
+			r = cached_changes(&changes, repo, ix, unborn ? NULL : &trees[0], &o);
 		} else if (wg_repo_require_workdir(repo)) {
 			r = -1;
 		} else {
