@@ -1,8 +1,9 @@
 /* webgit show: commits in git show's default (medium) format, each with
  * its diff against its parent (a patch by default, or the formats of
  * cli/diff_output.h; "---" before a stat that a patch follows, as git).
- * A merge shows its header only: git's combined diff (--cc) is not done
- * here, and for a merge without conflict resolutions it is empty too.
+ * A merge shows its header only (and the blank line git's combined diff
+ * starts with): the combined diff itself (--cc) is not done here; for a
+ * merge without conflict resolutions it is empty in git too.
  * Other objects than commits are refused. */
 #include <stdlib.h>
 #include <string.h>
@@ -91,8 +92,12 @@ static int show_commit(struct wg_buf *out, struct wg_repo *repo, const struct wg
 	add_ident(out, "Author", c.author);
 	wg_buf_addch(out, '\n');
 	add_message(out, c.message, c.message_len);
-	if (c.nparents > 1)
+	if (c.nparents > 1) {
+		/* git's combined diff prints its separator in any case */
+		if (!(o->formats & CLI_DIFF_NO_OUTPUT))
+			wg_buf_addch(out, '\n');
 		goto out;
+	}
 	if (c.nparents == 1 &&
 	    (err = wg_object_peel(&parent_tree, repo, &c.parents[0], WG_OBJ_TREE)))
 		goto out;

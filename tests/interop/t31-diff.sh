@@ -10,8 +10,9 @@
 # --stat, --numstat, --shortstat, --name-only, --name-status, --raw),
 # diff-tree (raw with and without -r, -p, -p -M, --root on the first),
 # and diff between commits with -U0, -U1, -U5, --inter-hunk-context and
-# paths; then diff of the working tree and of the index (--cached) after
-# unstaged and staged edits. Both object formats.
+# paths; show of a clean merge (its header); then diff of the working
+# tree and of the index (--cached) after unstaged and staged edits. Both
+# object formats.
 
 . "$(dirname "$0")/lib.sh"
 require_webgit
@@ -181,6 +182,16 @@ for c in range(ncommits):
     run("add", "-A")
     run("commit", "-q", "--allow-empty", "-m", "commit %d\n\n%s" % (c, " ".join(rnd.choice(WORDS) for _ in range(12))))
 
+# a merge without conflicts at the tip (a side branch adds a file)
+main = subprocess.run([git, "-C", repo, "symbolic-ref", "--short", "HEAD"], capture_output=True,
+                      text=True, check=True).stdout.strip()
+run("checkout", "-q", "-b", "side", "HEAD~2")
+add_file("side/" + ident() + ".c", new_file())
+run("add", "-A")
+run("commit", "-q", "-m", "on the side")
+run("checkout", "-q", main)
+run("merge", "-q", "--no-edit", "side")
+
 # unstaged and staged changes for diff and diff --cached
 live = [f for f in files if os.path.exists(os.path.join(repo, f))]
 for f in rnd.sample(live, min(3, len(live))):
@@ -205,14 +216,21 @@ for FMT in sha1 sha256; do
 	export GIT_COMMITTER_DATE="1690000000 +0000" GIT_AUTHOR_DATE="1690000000 +0000"
 	check "$FMT: generate the history" python3 "$T/gen.py" "$GIT" "$R" $([ $FMT = sha1 ] && echo 31 || echo 62) "$NCOMMITS"
 	cd "$R" || exit 1
-	mapfile -t COMMITS < <("$GIT" rev-list --reverse HEAD)
+	mapfile -t COMMITS < <("$GIT" rev-list --reverse --no-merges HEAD)
 	# same CMD...: git and webgit print the same bytes and exit 0
 	same() {
 		check_same "$FMT: $*" "\"\$GIT\" $*" "\"\$W\" $*"
 	}
-	same diff-tree --root HEAD~$NCOMMITS
-	same diff-tree --root -p HEAD~$NCOMMITS
-	same show --stat HEAD~$NCOMMITS
+	ROOT=${COMMITS[0]}
+	same diff-tree --root "$ROOT"
+	same diff-tree --root -p "$ROOT"
+	same diff-tree "$ROOT"
+	same show --stat "$ROOT"
+	same show "$ROOT"
+	# the merge: its header (a clean merge has no combined diff)
+	same show HEAD
+	same show -s HEAD
+	same diff-tree HEAD
 	for c in "${COMMITS[@]:1}"; do
 		same show "$c"
 		same show --stat "$c"
