@@ -9,9 +9,13 @@
 
 #define FIRST_FEW_BYTES 8000   /* git's binary guess looks this far */
 #define S_IFMT_BITS 0170000
+#define BIG_FILE_THRESHOLD ((size_t)512 * 1024 * 1024)
 
 bool wg_diff_is_binary(const void *data, size_t len)
 {
+	/* git does not diff a blob past core.bigFileThreshold (512 MiB) */
+	if (len > BIG_FILE_THRESHOLD)
+		return true;
 	return data && memchr(data, 0, len < FIRST_FEW_BYTES ? len : FIRST_FEW_BYTES) != NULL;
 }
 

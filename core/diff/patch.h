@@ -4,7 +4,8 @@
  * <old>..<new>[ <mode>]), then "Binary files ... differ" or the ---/+++
  * lines and the unified hunks (diff/unified.h). A change of type (file to
  * symlink) is a deletion and a creation, as git splits it. Binary is git's
- * rule without attributes: a NUL in the first 8000 bytes. Also the line
+ * rule without attributes: a NUL in the first 8000 bytes, or a blob past
+ * git's default core.bigFileThreshold (512 MiB). Also the line
  * counts that --stat and --numstat show. */
 #ifndef WG_DIFF_PATCH_H
 #define WG_DIFF_PATCH_H
