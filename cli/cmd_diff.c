@@ -172,7 +172,7 @@ int cmd_diff(int argc, char **argv)
 	bool cached = false;
 
 	cli_diff_options_init(&o);
-	o.raw_abbrev = 7;   /* porcelain: abbreviated ids in --raw */
+	o.raw_abbrev = -1;   /* porcelain: abbreviated ids in --raw */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			o.paths = argv + i + 1;

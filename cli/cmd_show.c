@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "diff_output.h"
+#include "diff/abbrev_len.h"
 #include "object/commit.h"
 #include "object/ident.h"
 #include "repo/revparse.h"
@@ -81,10 +82,11 @@ static int show_commit(struct wg_buf *out, struct wg_repo *repo, const struct wg
 		goto out;
 	wg_buf_printf(out, "commit %s\n", wg_oid_hex(id));
 	if (c.nparents > 1) {
+		int len = wg_default_abbrev_len(repo);
 		wg_buf_adds(out, "Merge:");
 		for (size_t k = 0; k < c.nparents; k++) {
 			char ab[WG_MAX_HEXSZ + 1];
-			cli_abbrev(ab, repo, &c.parents[k]);
+			wg_diff_abbrev(ab, wg_repo_odb(repo), &c.parents[k], len);
 			wg_buf_printf(out, " %s", ab);
 		}
 		wg_buf_addch(out, '\n');
@@ -127,7 +129,7 @@ int cmd_show(int argc, char **argv)
 	int nrevs = 0, rc = 0, r;
 
 	cli_diff_options_init(&o);
-	o.raw_abbrev = 7;   /* porcelain: abbreviated ids in --raw */
+	o.raw_abbrev = -1;   /* porcelain: abbreviated ids in --raw */
 	revs = (const char **)calloc((size_t)argc + 1, sizeof(*revs));
 	if (!revs)
 		return cli_fatal("out of memory");

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "diff_output.h"
+#include "diff/abbrev_len.h"
 #include "diff/rename.h"
 #include "object/ident.h"
 #include "util/alloc.h"
@@ -514,7 +515,10 @@ int cli_diff_print(struct wg_buf *out, struct wg_repo *repo, const struct wg_dif
 	if (formats & (CLI_DIFF_RAW | CLI_DIFF_NAME_ONLY | CLI_DIFF_NAME_STATUS)) {
 		for (size_t i = 0; i < c->n && !err; i++) {
 			if (formats & CLI_DIFF_RAW)
-				err = print_raw(out, repo, &c->v[i], o->raw_abbrev, o->load_new != NULL);
+				err = print_raw(out, repo, &c->v[i],
+						o->raw_abbrev < 0 ? wg_default_abbrev_len(repo)
+								  : o->raw_abbrev,
+						o->load_new != NULL);
 			else if (formats & CLI_DIFF_NAME_STATUS)
 				err = print_name_status(out, &c->v[i]);
 			else if (!(err = add_quoted(out, c->v[i].path)))
@@ -531,6 +535,7 @@ int cli_diff_print(struct wg_buf *out, struct wg_repo *repo, const struct wg_dif
 		po.hunks.context = o->context;
 		po.hunks.inter_hunk = o->inter_hunk;
 		po.odb = wg_repo_odb(repo);
+		po.abbrev = wg_default_abbrev_len(repo);
 		if (separator)
 			err = wg_buf_addch(out, '\n');
 		for (size_t i = 0; i < c->n && !err; i++) {

@@ -30,7 +30,7 @@ struct cli_diff_options {
 	int rename_score;          /* 0: 50% */
 	bool recursive;            /* -r (diff-tree) */
 	bool root;                 /* --root (diff-tree) */
-	int raw_abbrev;            /* digits of ids in --raw; 0 full */
+	int raw_abbrev;            /* digits of ids in --raw; 0 full, -1 git's default */
 	int stat_width;            /* total columns for --stat (0: COLUMNS or 80) */
 	char **paths;              /* after "--": prefixes that limit the diff */
 	int npaths;
