@@ -6,6 +6,7 @@
  * paired, as in git). Unmerged paths are left out (git prints "* Unmerged
  * path"); working tree files are compared as they are, without the clean
  * conversions of attributes or core.autocrlf. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -158,6 +159,41 @@ static int worktree_changes(struct wg_diff_changes *out, struct wg_repo *repo,
 	return err;
 }
 
+/* prefix + path with "." and ".." resolved; NULL above the top */
+static char *top_relative(const char *prefix, const char *path)
+{
+	struct wg_buf in = WG_BUF_INIT, out = WG_BUF_INIT;
+	const char *p;
+	wg_buf_adds(&in, prefix);
+	wg_buf_adds(&in, path);
+	p = wg_buf_cstr(&in);
+	while (*p) {
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n == 2 && !strncmp(p, "..", 2)) {
+			if (!out.len) {
+				wg_buf_release(&in);
+				wg_buf_release(&out);
+				return NULL;
+			}
+			while (out.len && out.data[out.len - 1] != '/')
+				out.len--;
+			if (out.len)
+				out.len--;
+			wg_buf_setlen(&out, out.len);
+		} else if (n && !(n == 1 && *p == '.')) {
+			if (out.len)
+				wg_buf_addch(&out, '/');
+			wg_buf_add(&out, p, n);
+		}
+		p += n + (e ? 1 : 0);
+	}
+	wg_buf_release(&in);
+	if (!out.len)
+		wg_buf_adds(&out, "");
+	return (char *)wg_buf_detach(&out, NULL);
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	struct cli_diff_options o;
@@ -166,6 +202,8 @@ int cmd_diff(int argc, char **argv)
 	struct wg_diff_changes changes = { 0 };
 	struct wg_buf out = WG_BUF_INIT;
 	struct worktree_loader wl;
+	struct wg_buf prefix = WG_BUF_INIT;
+	char **rel = NULL;
 	const char *revs[2];
 	struct wg_oid trees[2];
 	int nrevs = 0, rc = 0, r;
@@ -195,6 +233,27 @@ int cmd_diff(int argc, char **argv)
 		return cli_usage(usage);
 	if ((rc = cli_open_repo(&repo)))
 		return rc;
+	/* paths are relative to the current directory, as git's pathspecs */
+	if (o.npaths && wg_repo_workdir(repo)) {
+		if (cli_cwd_prefix(&prefix, wg_repo_workdir(repo))) {
+			rc = cli_fatal("out of memory");
+			goto out;
+		}
+		if (prefix.len) {
+			rel = calloc((size_t)o.npaths, sizeof(*rel));
+			if (!rel) {
+				rc = cli_fatal("out of memory");
+				goto out;
+			}
+			for (int k = 0; k < o.npaths; k++)
+				if (!(rel[k] = top_relative(wg_buf_cstr(&prefix), o.paths[k]))) {
+					rc = cli_fatal("%s: '%s' is outside repository", o.paths[k],
+						       o.paths[k]);
+					goto out;
+				}
+			o.paths = rel;
+		}
+	}
 	bool unborn = false;
 	if (cached && !nrevs) {
 		/* no commit yet: the index against the empty tree, as git */
@@ -237,6 +296,11 @@ int cmd_diff(int argc, char **argv)
 	rc = cli_write_stdout(out.data, out.len);
 out:
 	fflush(stdout);
+	if (rel)
+		for (int k = 0; k < o.npaths; k++)
+			wg_free(rel[k]);
+	free(rel);
+	wg_buf_release(&prefix);
 	wg_buf_release(&out);
 	wg_diff_changes_release(&changes);
 	wg_index_free(ix);

@@ -266,5 +266,11 @@ for FMT in sha1 sha256; do
 	same diff --cached --raw
 	same diff --cached HEAD~2
 	same diff --cached -- src
+	if [ -d src ]; then
+		check_same "$FMT: diff in a subdirectory, paths relative to it" \
+			'cd src && "$GIT" diff -- . ../lib' 'cd src && "$W" diff -- . ../lib'
+		check_same "$FMT: diff --stat in a subdirectory" \
+			'cd src && "$GIT" diff --stat HEAD~5 HEAD' 'cd src && "$W" diff --stat HEAD~5 HEAD'
+	fi
 	cd "$T" || exit 1
 done
