@@ -127,6 +127,9 @@ int cmd_restore(int argc, char **argv);
 int cli_cwd_prefix(struct wg_buf *out, const char *workdir);
 
 int cmd_add(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_diff_tree(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_mv(int argc, char **argv);
 

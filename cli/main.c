@@ -43,6 +43,11 @@ static const struct cli_command commands[] = {
 	  "reset [<tree-ish>] [--] <pathspec>..." },
 	{ "restore", cmd_restore, "webgit restore [-S | --staged] [-W | --worktree] "
 	  "[-s <tree> | --source=<tree>] [--] <pathspec>..." },
+	{ "diff", cmd_diff, "webgit diff [<options>] [--cached [<commit>] | <commit> <commit>] "
+	  "[--] [<path>...]" },
+	{ "diff-tree", cmd_diff_tree, "webgit diff-tree [-p] [-r] [-M] [--root] <tree-ish> "
+	  "[<tree-ish>] [--] [<path>...]" },
+	{ "show", cmd_show, "webgit show [<diff options>] [<commit>...]" },
 	{ "write-tree", cmd_write_tree, "webgit write-tree" },
 	{ "mktree", cmd_mktree, "webgit mktree [-z] [--missing]" },
 	{ "commit-tree", cmd_commit_tree, "webgit commit-tree <tree> [(-p <parent>)...] "

@@ -172,8 +172,8 @@ out:
 
 /* Fold each deletion paired with an addition into the addition: 'R',
  * the old path, mode and id; the deletion goes. */
-static int find_renames(struct wg_diff_changes *c, size_t first, struct wg_odb *odb,
-			const struct wg_rename_options *ro)
+int wg_diff_find_renames(struct wg_diff_changes *c, size_t first, struct wg_odb *odb,
+			 const struct wg_rename_options *ro)
 {
 	struct wg_rename_run run;
 	int err;
@@ -231,7 +231,7 @@ int wg_diff_trees(struct wg_diff_changes *out, struct wg_odb *odb, const struct 
 	err = walk(&w, old_tree, new_tree, 1);
 	wg_buf_release(&w.path);
 	if (!err && opts && opts->renames)
-		err = find_renames(out, first, odb, &opts->rename);
+		err = wg_diff_find_renames(out, first, odb, &opts->rename);
 	return err;
 }
 

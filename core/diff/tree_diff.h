@@ -42,6 +42,11 @@ struct wg_tree_diff_options {
  * database's limit are refused (WG_ELIMIT). */
 int wg_diff_trees(struct wg_diff_changes *out, struct wg_odb *odb, const struct wg_oid *old_tree,
 		  const struct wg_oid *new_tree, const struct wg_tree_diff_options *opts);
+/* Pair the deletions with the additions among c->v[first..] (a rename
+ * replaces both, at the addition's place), as wg_diff_trees does with
+ * renames on; for callers that limit the changes to paths first. */
+int wg_diff_find_renames(struct wg_diff_changes *c, size_t first, struct wg_odb *odb,
+			 const struct wg_rename_options *ro);
 void wg_diff_changes_release(struct wg_diff_changes *c);
 
 /* Rename detection as configured: <section>.renames then diff.renames

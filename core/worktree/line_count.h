@@ -1,22 +1,15 @@
 /* How many lines a change adds and removes, as git's diffstat counts them
- * (the "+"/"-" lines of a diff between two blobs).
- *
- * A line is its bytes up to and including its newline, so a last line
- * without one differs from the same text with one, as in xdiff. The counts
- * come from a minimal edit script (Myers' O(ND) algorithm: the length of
- * the longest common subsequence of lines), which is what git's xdiff
- * finds for ordinary changes. xdiff gives up minimality on purpose for
- * very large, very different inputs (its cost limit and its discarding of
- * lines that occur more than 1024 times); there its counts can be higher
- * than these. */
+ * (the "+"/"-" lines of a diff between two blobs): the changes of git's
+ * own line diff (diff/line_diff.h), heuristics and all, so the counts are
+ * git's also where xdiff gives up minimality on large, very different
+ * inputs. */
 #ifndef WG_WORKTREE_LINE_COUNT_H
 #define WG_WORKTREE_LINE_COUNT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* git's buffer_is_binary: a NUL byte in the first 8000 bytes. */
-bool wg_diff_is_binary(const void *data, size_t len);
+#include "diff/patch.h"   /* wg_diff_is_binary */
 
 /* Lines of b not in a (*added) and lines of a not in b (*removed).
  * WG_ENOMEM only. */

@@ -1,0 +1,68 @@
+/* The output of diff, diff-tree and show: a list of changes (diff/tree_diff.h)
+ * printed in the formats git prints, in git's order (raw, name-only or
+ * name-status, then numstat, stat, shortstat, then the patch after a blank
+ * line), with the options these commands share. */
+#ifndef WG_CLI_DIFF_OUTPUT_H
+#define WG_CLI_DIFF_OUTPUT_H
+
+#include <stdbool.h>
+
+#include "diff/patch.h"
+#include "diff/tree_diff.h"
+#include "repo/repo.h"
+#include "util/buf.h"
+
+enum {
+	CLI_DIFF_PATCH = 1 << 0,
+	CLI_DIFF_STAT = 1 << 1,
+	CLI_DIFF_NUMSTAT = 1 << 2,
+	CLI_DIFF_SHORTSTAT = 1 << 3,
+	CLI_DIFF_NAME_ONLY = 1 << 4,
+	CLI_DIFF_NAME_STATUS = 1 << 5,
+	CLI_DIFF_RAW = 1 << 6,
+	CLI_DIFF_NO_OUTPUT = 1 << 7,   /* -s */
+};
+
+struct cli_diff_options {
+	unsigned formats;          /* 0: the command's default */
+	long context, inter_hunk;
+	int renames;               /* -1: the command's default, 0 off, 1 on */
+	int rename_score;          /* 0: 50% */
+	bool recursive;            /* -r (diff-tree) */
+	bool root;                 /* --root (diff-tree) */
+	int raw_abbrev;            /* digits of ids in --raw; 0 full, -1 git's default */
+	int stat_width;            /* total columns for --stat (0: COLUMNS or 80) */
+	char **paths;              /* after "--": prefixes that limit the diff */
+	int npaths;
+	/* how the new side's bytes are read; NULL: from the odb */
+	int (*load_new)(void *payload, const struct wg_diff_change *c, struct wg_buf *out);
+	void *payload;
+};
+
+void cli_diff_options_init(struct cli_diff_options *o);
+/* Take argv[*i] if it is a shared diff option: 1 taken (advancing *i when a
+ * value followed), 0 not one, or the exit code of an error (> 1). */
+int cli_diff_parse_option(struct cli_diff_options *o, int argc, char **argv, int *i);
+
+/* Whether path is within the paths (all paths when there are none). */
+bool cli_diff_path_matches(const struct cli_diff_options *o, const char *path);
+
+/* The changes between two trees (NULL: empty), limited to the paths, with
+ * renames as asked (rename_default when o->renames is -1). */
+int cli_diff_tree_changes(struct wg_diff_changes *out, struct wg_repo *repo,
+			  const struct wg_oid *old_tree, const struct wg_oid *new_tree,
+			  const struct cli_diff_options *o, bool rename_default);
+/* Pair deletions with additions among changes already listed. */
+int cli_diff_find_renames(struct wg_diff_changes *c, struct wg_repo *repo,
+			  const struct cli_diff_options *o, bool rename_default);
+
+/* Print the changes in o's formats (default_formats when none was
+ * asked) to out. Returns 0 or a core error. */
+int cli_diff_print(struct wg_buf *out, struct wg_repo *repo, const struct wg_diff_changes *c,
+		   const struct cli_diff_options *o, unsigned default_formats);
+
+/* git's DATE_NORMAL in the ident's zone: "Thu Apr 7 15:13:13 2005 -0700". */
+struct wg_ident;
+void cli_date_normal(struct wg_buf *out, const struct wg_ident *id);
+
+#endif
