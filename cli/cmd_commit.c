@@ -16,6 +16,7 @@
 #include "object/ident.h"
 #include "refs/refdb.h"
 #include "repo/revparse.h"
+#include "util/date.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/quote.h"
@@ -30,20 +31,6 @@ struct commit_args {
 	const char *file, *author;
 };
 
-/* git's DATE_NORMAL: "Thu Apr 7 15:13:13 2005 -0700", in the ident's zone. */
-static void show_date(struct wg_buf *out, const struct wg_ident *id)
-{
-	static const char *const wd[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
-	static const char *const mo[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul",
-					  "Aug", "Sep", "Oct", "Nov", "Dec" };
-	time_t t = (time_t)((int64_t)id->timestamp + (int64_t)id->tz_offset * 60);
-	struct tm tm;
-	int tz = id->tz_offset / 60 * 100 + id->tz_offset % 60;
-	if (!gmtime_r(&t, &tm))
-		memset(&tm, 0, sizeof(tm));
-	wg_buf_printf(out, "%s %s %d %02d:%02d:%02d %d %+05d", wd[tm.tm_wday], mo[tm.tm_mon],
-		      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_year + 1900, tz);
-}
 
 /* The bytes a diff compares for one side: the blob, or for a submodule
  * the line git shows ("Subproject commit <hex>"); nothing when absent. */
@@ -174,7 +161,7 @@ static int print_summary(struct wg_repo *repo, const struct wg_oid *oid, bool in
 		printf(" Author: %.*s <%.*s>\n", (int)au.name_len, au.name, (int)au.email_len,
 		       au.email);
 	if (show_date_line) {
-		show_date(&date, &au);
+		wg_date_format_normal(&date, au.timestamp, au.tz_offset);
 		printf(" Date: %s\n", wg_buf_cstr(&date));
 	}
 	if (c.nparents && (err = wg_object_peel(&parent_tree, repo, &c.parents[0], WG_OBJ_TREE)))

@@ -14,6 +14,7 @@
 #include "object/commit.h"
 #include "object/ident.h"
 #include "repo/revparse.h"
+#include "util/date.h"
 #include "util/error.h"
 
 static const char usage[] = "webgit show [<diff options>] [<commit>...] [--] [<path>...]";
@@ -27,7 +28,7 @@ static int add_ident(struct wg_buf *out, const char *label, const char *value)
 		      (int)id.email_len, id.email);
 	if (!strcmp(label, "Author")) {
 		wg_buf_adds(out, "Date:   ");
-		cli_date_normal(out, &id);
+		wg_date_format_normal(out, id.timestamp, id.tz_offset);
 		wg_buf_addch(out, '\n');
 	}
 	return 0;

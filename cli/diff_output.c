@@ -201,6 +201,20 @@ static int score_percent(int score)
 	return (int)((long)score * 100 / WG_RENAME_MAX_SCORE);
 }
 
+static int print_name_status(struct wg_buf *out, const struct wg_diff_change *c)
+{
+	int err;
+	if (c->status == 'R')
+		err = wg_buf_printf(out, "R%03d\t", score_percent(c->score));
+	else
+		err = wg_buf_printf(out, "%c\t", c->status);
+	if (!err && c->from && !(err = add_quoted(out, c->from)))
+		err = wg_buf_addch(out, '\t');
+	if (!err && !(err = add_quoted(out, c->path)))
+		err = wg_buf_addch(out, '\n');
+	return err;
+}
+
 static int print_raw(struct wg_buf *out, struct wg_repo *repo, const struct wg_diff_change *c,
 		     int abbrev, bool worktree)
 {
@@ -217,30 +231,9 @@ static int print_raw(struct wg_buf *out, struct wg_repo *repo, const struct wg_d
 	wg_diff_abbrev(b, abbrev ? wg_repo_odb(repo) : NULL, &two, abbrev);
 	if ((err = wg_buf_printf(out, ":%06o %06o %s %s ", c->old_mode, c->new_mode, a, b)))
 		return err;
-	if (c->status == 'R')
-		err = wg_buf_printf(out, "R%03d\t", score_percent(c->score));
-	else
-		err = wg_buf_printf(out, "%c\t", c->status);
-	if (!err && c->from && !(err = add_quoted(out, c->from)))
-		err = wg_buf_addch(out, '\t');
-	if (!err && !(err = add_quoted(out, c->path)))
-		err = wg_buf_addch(out, '\n');
-	return err;
+	return print_name_status(out, c);
 }
 
-static int print_name_status(struct wg_buf *out, const struct wg_diff_change *c)
-{
-	int err;
-	if (c->status == 'R')
-		err = wg_buf_printf(out, "R%03d\t", score_percent(c->score));
-	else
-		err = wg_buf_printf(out, "%c\t", c->status);
-	if (!err && c->from && !(err = add_quoted(out, c->from)))
-		err = wg_buf_addch(out, '\t');
-	if (!err && !(err = add_quoted(out, c->path)))
-		err = wg_buf_addch(out, '\n');
-	return err;
-}
 
 /* --- stats -------------------------------------------------------------- */
 
@@ -549,16 +542,3 @@ int cli_diff_print(struct wg_buf *out, struct wg_repo *repo, const struct wg_dif
 	return err;
 }
 
-void cli_date_normal(struct wg_buf *out, const struct wg_ident *id)
-{
-	static const char *const wd[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
-	static const char *const mo[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul",
-					  "Aug", "Sep", "Oct", "Nov", "Dec" };
-	time_t t = (time_t)((int64_t)id->timestamp + (int64_t)id->tz_offset * 60);
-	struct tm tm;
-	int tz = id->tz_offset / 60 * 100 + id->tz_offset % 60;
-	if (!gmtime_r(&t, &tm))
-		memset(&tm, 0, sizeof(tm));
-	wg_buf_printf(out, "%s %s %d %02d:%02d:%02d %d %+05d", wd[tm.tm_wday], mo[tm.tm_mon],
-		      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_year + 1900, tz);
-}

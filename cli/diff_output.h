@@ -61,8 +61,4 @@ int cli_diff_find_renames(struct wg_diff_changes *c, struct wg_repo *repo,
 int cli_diff_print(struct wg_buf *out, struct wg_repo *repo, const struct wg_diff_changes *c,
 		   const struct cli_diff_options *o, unsigned default_formats);
 
-/* git's DATE_NORMAL in the ident's zone: "Thu Apr 7 15:13:13 2005 -0700". */
-struct wg_ident;
-void cli_date_normal(struct wg_buf *out, const struct wg_ident *id);
-
 #endif

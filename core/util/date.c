@@ -171,3 +171,18 @@ void wg_date_format_tz(char out[6], int tz_minutes)
 	int a = tz_minutes < 0 ? -tz_minutes : tz_minutes;
 	snprintf(out, 6, "%c%02d%02d", tz_minutes < 0 ? '-' : '+', (a / 60) % 100, a % 60);
 }
+
+int wg_date_format_normal(struct wg_buf *out, int64_t timestamp, int tz_minutes)
+{
+	static const char *const wd[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
+	static const char *const mo[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul",
+					  "Aug", "Sep", "Oct", "Nov", "Dec" };
+	time_t t = (time_t)(timestamp + (int64_t)tz_minutes * 60);
+	struct tm tm;
+	int tz = tz_minutes / 60 * 100 + tz_minutes % 60;
+	if (!gmtime_r(&t, &tm))
+		memset(&tm, 0, sizeof(tm));
+	return wg_buf_printf(out, "%s %s %d %02d:%02d:%02d %d %+05d", wd[tm.tm_wday],
+			     mo[tm.tm_mon], tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+			     tm.tm_year + 1900, tz);
+}

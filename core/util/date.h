@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "util/buf.h"
+
 /* Accepted forms (the ones scripts and tests use):
  *   "@1700000000 +0100", "1700000000 +0100"   Git's internal format
  *   "2005-04-07T22:13:13+0200", "2005-04-07 22:13:13 +02:00", "...Z"  ISO 8601
@@ -18,5 +20,9 @@ void wg_date_now(int64_t *timestamp, int *tz_minutes);
 
 /* Format a zone offset as Git writes it: "+0100", "-0530". */
 void wg_date_format_tz(char out[6], int tz_minutes);
+
+/* Append git's DATE_NORMAL form, in the given zone:
+ * "Thu Apr 7 15:13:13 2005 -0700" (git log, git show, commit summaries). */
+int wg_date_format_normal(struct wg_buf *out, int64_t timestamp, int tz_minutes);
 
 #endif
