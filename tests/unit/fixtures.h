@@ -58,4 +58,11 @@ extern const struct wg_allocator fx_tracking_allocator;
 extern int fx_fail_at, fx_alloc_count;
 extern const struct wg_allocator fx_failing_allocator;
 
+/* The entries of a directory, "." and ".." left out; -1 if it cannot be
+ * read. */
+int fx_dir_entries(const char *dir);
+/* Remove a directory of files (no subdirectories), as a test that made
+ * one cleans up after itself. */
+void fx_rm_flat_dir(const char *dir);
+
 #endif

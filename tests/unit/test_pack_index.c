@@ -22,6 +22,7 @@
 #include "pack/pack.h"
 #include "pack/pack_format.h"
 #include "repo/repo.h"
+#include "fixtures.h"
 #include "test.h"
 #include "util/alloc.h"
 #include "util/endian.h"
@@ -113,37 +114,6 @@ static void oid_of(struct wg_oid *out, const struct wg_hash_algo *algo, int type
 }
 
 /* ---- helpers ------------------------------------------------------------- */
-
-static int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
-}
-
-static void rm_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char path[4096];
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
-}
 
 /* Index `pack` fed in pieces of `chunk` bytes (0: whole; SIZE_MAX-1: split
  * once at `split`). Returns the result of the first failing call; the idx
@@ -316,10 +286,10 @@ static void test_before_install(void)
 			CHECK_OK(wg_indexer_feed(ix, p.buf.data, p.buf.len));
 			if (refuse) {
 				CHECK_ERR(wg_indexer_finish(ix, h), WG_EFSCK);
-				CHECK(count_entries(dir) == 0);
+				CHECK(fx_dir_entries(dir) == 0);
 			} else {
 				CHECK_OK(wg_indexer_finish(ix, h));
-				CHECK(count_entries(dir) == 3);   /* .pack, .idx, .rev */
+				CHECK(fx_dir_entries(dir) == 3);   /* .pack, .idx, .rev */
 				oid_of(&missing, algo, WG_OBJ_BLOB, "not in the pack\n");
 				CHECK_ERR(wg_indexer_read(ix, &missing, &type, &b, 0), WG_ENOTFOUND);
 			}
@@ -327,7 +297,7 @@ static void test_before_install(void)
 			wg_indexer_free(ix);
 			wg_buf_release(&b);
 			wg_buf_release(&p.buf);
-			rm_dir(dir);
+			fx_rm_flat_dir(dir);
 		}
 	}
 }
@@ -350,7 +320,7 @@ static void test_valid_pack_all_splits(void)
 		build_valid(&p, algo, ids);
 		CHECK_OK(run(algo, dir, &p.buf, 0, 0, NULL, 0, &ref, h1));
 		CHECK(memcmp(h1, p.buf.data + p.buf.len - algo->rawsz, algo->rawsz) == 0);
-		CHECK(count_entries(dir) == 3);  /* .pack, .idx, .rev */
+		CHECK(fx_dir_entries(dir) == 3);  /* .pack, .idx, .rev */
 		/* Read everything back through the pack reader. */
 		wg_hex_encode(hex, h1, algo->rawsz);
 		hex[algo->hexsz] = 0;
@@ -371,26 +341,26 @@ static void test_valid_pack_all_splits(void)
 			CHECK_OK(wg_pack_idx_verify(wg_pack_index(pack)));
 			wg_pack_free(pack);
 		}
-		rm_dir(dir);
+		fx_rm_flat_dir(dir);
 
 		/* A byte at a time, and split at every offset: same result. */
 		dir = wg_test_tmpdir("ix-bytes");
 		CHECK_OK(run(algo, dir, &p.buf, 1, 0, NULL, 0, &got, h2));
 		CHECK(got.len == ref.len && !memcmp(got.data, ref.data, ref.len));
-		rm_dir(dir);
+		fx_rm_flat_dir(dir);
 		for (k = 0; k <= p.buf.len; k++) {
 			dir = wg_test_tmpdir("ix-split");
 			if (run(algo, dir, &p.buf, SIZE_MAX - 1, k, NULL, 0, &got, h2) ||
 			    got.len != ref.len || memcmp(got.data, ref.data, ref.len))
 				bad++;
-			rm_dir(dir);
+			fx_rm_flat_dir(dir);
 		}
 		CHECK(bad == 0);
 		/* A tiny window forces bases to be evicted and rebuilt. */
 		dir = wg_test_tmpdir("ix-window");
 		CHECK_OK(run(algo, dir, &p.buf, 7, 0, NULL, 1, &got, h2));
 		CHECK(got.len == ref.len && !memcmp(got.data, ref.data, ref.len));
-		rm_dir(dir);
+		fx_rm_flat_dir(dir);
 		wg_buf_release(&ref);
 		wg_buf_release(&got);
 		wg_buf_release(&path);
@@ -413,12 +383,12 @@ static void expect_fail(const struct wg_hash_algo *algo, const struct wg_buf *pa
 			fprintf(stderr, "line %d: %s: indexing succeeded or gave no message\n", line, what);
 		}
 		wg_test_checks++;
-		if (count_entries(dir) != 0) {
+		if (fx_dir_entries(dir) != 0) {
 			wg_test_failures++;
 			fprintf(stderr, "line %d: %s: files left behind\n", line, what);
 		}
 	}
-	rm_dir(dir);
+	fx_rm_flat_dir(dir);
 }
 #define EXPECT_FAIL(algo, pack, what) expect_fail(algo, pack, what, __LINE__)
 
@@ -435,9 +405,9 @@ static void test_truncated_everywhere(void)
 		const char *dir = wg_test_tmpdir("ix-trunc");
 		wg_buf_reset(&cut);
 		wg_buf_add(&cut, p.buf.data, k);
-		if (!run(algo, dir, &cut, 0, 0, NULL, 0, NULL, NULL) || count_entries(dir) != 0)
+		if (!run(algo, dir, &cut, 0, 0, NULL, 0, NULL, NULL) || fx_dir_entries(dir) != 0)
 			fails++;
-		rm_dir(dir);
+		fx_rm_flat_dir(dir);
 	}
 	CHECK(fails == 0);
 	wg_buf_release(&cut);
@@ -623,8 +593,8 @@ static void test_fsck_rejects_bad_tree(void)
 		CHECK(err == WG_EFSCK);
 		wg_indexer_free(ix);
 	}
-	CHECK(count_entries(dir) == 0);
-	rm_dir(dir);
+	CHECK(fx_dir_entries(dir) == 0);
+	fx_rm_flat_dir(dir);
 	wg_buf_release(&p.buf);
 }
 
@@ -667,7 +637,7 @@ static void test_fix_thin(void)
 		/* The repository now reads the deltas through its pack backend. */
 		CHECK_OK(wg_odb_read(wg_repo_odb(repo), &ids[2], &t, &got));
 		CHECK(got.len == strlen(texts[2]) && !memcmp(got.data, texts[2], got.len));
-		CHECK(count_entries((const char *)pd.data) == 3);
+		CHECK(fx_dir_entries((const char *)pd.data) == 3);
 		wg_repo_free(repo);
 		/* A fresh open finds the pack too, and it holds 3 objects (the
 		 * base was appended). */

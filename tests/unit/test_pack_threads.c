@@ -190,37 +190,6 @@ static void build_pack(struct pb *p, const struct wg_hash_algo *algo, unsigned n
 
 /* ---- running the indexer ------------------------------------------------- */
 
-static int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
-}
-
-static void rm_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char path[4096];
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
 static void read_file(const char *path, struct wg_buf *out)
 {
 	unsigned char buf[65536];
@@ -411,7 +380,7 @@ static void test_same_outputs(void)
 					CHECK(same(&got.depths, &ref.depths));
 				}
 				outcome_release(&got);
-				rm_dir(dir);
+				fx_rm_flat_dir(dir);
 			}
 		}
 		/* The pack is what was fed, there is a .rev, and on_object saw
@@ -440,7 +409,7 @@ static void expect_clean_failure(int err, const char *dir, int line)
 		fprintf(stderr, "line %d: indexing succeeded or gave no message\n", line);
 	}
 	wg_test_checks++;
-	if (count_entries(dir) != 0) {
+	if (fx_dir_entries(dir) != 0) {
 		wg_test_failures++;
 		fprintf(stderr, "line %d: files left behind in %s\n", line, dir);
 	}
@@ -466,7 +435,7 @@ static void test_alloc_failures(void)
 		CHECK_OK(run(algo, &p.buf, dir, 8, 0, 0, &s, &ref));
 		inject = false;
 		total = fx_alloc_count;
-		rm_dir(dir);
+		fx_rm_flat_dir(dir);
 	}
 	/* The count varies a little with how the trees fall to the workers. */
 	for (k = 0; k < total + 16; k++) {
@@ -483,14 +452,14 @@ static void test_alloc_failures(void)
 			failures++;
 			if (!*wg_error_message())
 				messages++;
-			if (count_entries(dir) != 0)
+			if (fx_dir_entries(dir) != 0)
 				left++;
 		} else if (!same(&got.idx, &ref.idx) || !same(&got.rev, &ref.rev) ||
 			   !same(&got.pack, &ref.pack)) {
 			differ++;
 		}
 		outcome_release(&got);
-		rm_dir(dir);
+		fx_rm_flat_dir(dir);
 	}
 	CHECK(total > 100);
 	CHECK(failures > total / 2);  /* most allocations matter */
@@ -520,7 +489,7 @@ static void test_callback_failures(void)
 		CHECK(strstr(wg_error_message(), "cancelled") != NULL);
 		CHECK(s.overlaps == 0);
 		expect_clean_failure(err, dir, __LINE__);
-		rm_dir(dir);
+		fx_rm_flat_dir(dir);
 	}
 	for (at = 2; at <= 30; at += 7) {
 		struct seen s = { 0 };
@@ -531,7 +500,7 @@ static void test_callback_failures(void)
 		CHECK(err == WG_EFSCK);
 		CHECK(strstr(wg_error_message(), "on_object stops here") != NULL);
 		expect_clean_failure(err, dir, __LINE__);
-		rm_dir(dir);
+		fx_rm_flat_dir(dir);
 	}
 	wg_buf_release(&p.buf);
 }
@@ -565,7 +534,7 @@ static void test_bad_delta(void)
 		CHECK(err == WG_ECORRUPT);
 		CHECK(strstr(wg_error_message(), "cannot apply its delta") != NULL);
 		expect_clean_failure(err, dir, __LINE__);
-		rm_dir(dir);
+		fx_rm_flat_dir(dir);
 	}
 	wg_buf_release(&p.buf);
 	wg_buf_release(&bad.buf);
@@ -609,14 +578,14 @@ static void test_fsck_in_workers(void)
 		if (i)
 			CHECK(same(&got.idx, &ref.idx) && same(&got.rev, &ref.rev));
 		outcome_release(&got);
-		rm_dir(dir);
+		fx_rm_flat_dir(dir);
 		dir = wg_test_tmpdir("ix-threads-fsck-bad");
 		reports.calls = 0;
 		err = run(algo, &bad.buf, dir, counts[i], 0, 0, &s, NULL);
 		CHECK(err == WG_EFSCK);
 		CHECK(reports.calls > 0 && reports.overlaps == 0);
 		expect_clean_failure(err, dir, __LINE__);
-		rm_dir(dir);
+		fx_rm_flat_dir(dir);
 	}
 	fsck = NULL;
 	outcome_release(&ref);
@@ -642,7 +611,7 @@ static void test_duplicate_base(void)
 		CHECK(err == WG_ECORRUPT);
 		CHECK(strstr(wg_error_message(), "twice") != NULL);
 		expect_clean_failure(err, dir, __LINE__);
-		rm_dir(dir);
+		fx_rm_flat_dir(dir);
 	}
 	wg_buf_release(&p.buf);
 }
