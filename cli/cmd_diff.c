@@ -29,29 +29,6 @@ static bool type_differs(unsigned a, unsigned b)
 	return ((a ^ b) & 0170000) != 0;
 }
 
-static int add_change(struct wg_diff_changes *c, char status, const char *path, unsigned m1,
-		      const struct wg_oid *o1, unsigned m2, const struct wg_oid *o2)
-{
-	struct wg_diff_change ch = { 0 };
-	if (c->n == c->alloc) {
-		size_t na = c->alloc ? c->alloc * 2 : 16;
-		struct wg_diff_change *v = wg_realloc(c->v, na * sizeof(*v));
-		if (!v)
-			return wg_error_set(WG_ENOMEM, "out of memory");
-		c->v = v;
-		c->alloc = na;
-	}
-	ch.status = status;
-	if (!(ch.path = wg_strdup(path)))
-		return wg_error_set(WG_ENOMEM, "out of memory");
-	ch.old_mode = m1;
-	ch.new_mode = m2;
-	ch.old_oid = *o1;
-	ch.new_oid = *o2;
-	c->v[c->n++] = ch;
-	return 0;
-}
-
 static bool counts(const struct wg_index_entry *e)
 {
 	return e->stage == 0 && !(e->flags & WG_INDEX_INTENT_TO_ADD);
@@ -84,17 +61,17 @@ static int cached_changes(struct wg_diff_changes *out, struct wg_repo *repo, str
 		cmp = !a ? 1 : !b ? -1 : strcmp(a->path, b->path);
 		if (cmp < 0) {
 			if (cli_diff_path_matches(o, a->path))
-				err = add_change(out, 'D', a->path, a->mode, &a->oid, 0, &null);
+				err = wg_diff_changes_add(out, 'D', a->path, a->mode, &a->oid, 0, &null);
 			i++;
 		} else if (cmp > 0) {
 			if (cli_diff_path_matches(o, b->path))
-				err = add_change(out, 'A', b->path, 0, &null, b->mode, &b->oid);
+				err = wg_diff_changes_add(out, 'A', b->path, 0, &null, b->mode, &b->oid);
 			j++;
 		} else {
 			if ((a->mode != b->mode || !wg_oid_equal(&a->oid, &b->oid)) &&
 			    cli_diff_path_matches(o, a->path))
-				err = add_change(out, type_differs(a->mode, b->mode) ? 'T' : 'M',
-						 a->path, a->mode, &a->oid, b->mode, &b->oid);
+				err = wg_diff_changes_add(out, type_differs(a->mode, b->mode) ? 'T' : 'M',
+							  a->path, a->mode, &a->oid, b->mode, &b->oid);
 			i++;
 			j++;
 		}
@@ -139,7 +116,8 @@ static int worktree_changes(struct wg_diff_changes *out, struct wg_repo *repo,
 			continue;
 		if (e->y == 'D' || (e->x == 'A' && e->mode_index == 0)) {
 			if (e->mode_index)
-				err = add_change(out, 'D', e->path, e->mode_index, &e->oid_index, 0, &null);
+				err = wg_diff_changes_add(out, 'D', e->path, e->mode_index,
+							  &e->oid_index, 0, &null);
 			continue;
 		}
 		wg_buf_reset(&data);
@@ -151,8 +129,8 @@ static int worktree_changes(struct wg_diff_changes *out, struct wg_repo *repo,
 			break;
 		if (mode == e->mode_index && wg_oid_equal(&oid, &e->oid_index))
 			continue;
-		err = add_change(out, type_differs(e->mode_index, mode) ? 'T' : 'M', e->path,
-				 e->mode_index, &e->oid_index, mode, &oid);
+		err = wg_diff_changes_add(out, type_differs(e->mode_index, mode) ? 'T' : 'M', e->path,
+					  e->mode_index, &e->oid_index, mode, &oid);
 	}
 	wg_buf_release(&data);
 	wg_status_free(st);

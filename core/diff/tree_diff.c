@@ -25,10 +25,10 @@ static bool is_tree(unsigned mode)
 	return wg_tree_mode_type(mode) == WG_OBJ_TREE;
 }
 
-static int add_change(struct walker *w, char status, const struct wg_tree_entry *old,
-		      const struct wg_tree_entry *nw)
+int wg_diff_changes_add(struct wg_diff_changes *c, char status, const char *path,
+			unsigned old_mode, const struct wg_oid *old_oid, unsigned new_mode,
+			const struct wg_oid *new_oid)
 {
-	struct wg_diff_changes *c = w->out;
 	struct wg_diff_change *ch;
 
 	if (c->n == c->alloc) {
@@ -41,19 +41,25 @@ static int add_change(struct walker *w, char status, const struct wg_tree_entry 
 	}
 	ch = &c->v[c->n];
 	memset(ch, 0, sizeof(*ch));
-	if (!(ch->path = wg_strdup(wg_buf_cstr(&w->path))))
+	if (!(ch->path = wg_strdup(path)))
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	c->n++;
 	ch->status = status;
-	if (old) {
-		ch->old_mode = old->mode;
-		ch->old_oid = old->oid;
-	}
-	if (nw) {
-		ch->new_mode = nw->mode;
-		ch->new_oid = nw->oid;
-	}
+	ch->old_mode = old_mode;
+	ch->new_mode = new_mode;
+	if (old_oid)
+		ch->old_oid = *old_oid;
+	if (new_oid)
+		ch->new_oid = *new_oid;
 	return 0;
+}
+
+static int add_change(struct walker *w, char status, const struct wg_tree_entry *old,
+		      const struct wg_tree_entry *nw)
+{
+	return wg_diff_changes_add(w->out, status, wg_buf_cstr(&w->path), old ? old->mode : 0,
+				   old ? &old->oid : NULL, nw ? nw->mode : 0,
+				   nw ? &nw->oid : NULL);
 }
 
 /* One tree's bytes, or none for an absent side. */

@@ -47,6 +47,10 @@ int wg_diff_trees(struct wg_diff_changes *out, struct wg_odb *odb, const struct 
  * renames on; for callers that limit the changes to paths first. */
 int wg_diff_find_renames(struct wg_diff_changes *c, size_t first, struct wg_odb *odb,
 			 const struct wg_rename_options *ro);
+/* Append a change (an absent side: mode 0 and a NULL id, left zero). */
+int wg_diff_changes_add(struct wg_diff_changes *c, char status, const char *path,
+			unsigned old_mode, const struct wg_oid *old_oid, unsigned new_mode,
+			const struct wg_oid *new_oid);
 void wg_diff_changes_release(struct wg_diff_changes *c);
 
 /* Rename detection as configured: <section>.renames then diff.renames
