@@ -19,7 +19,7 @@
 #include "util/wildmatch.h"
 #include "worktree/ignore.h"
 #include "worktree/ignore_files.h"
-#include "worktree/pathspec.h"
+#include "util/pathspec.h"
 
 struct check {
 	bool quiet, verbose, non_matching, stdin_paths, no_index;

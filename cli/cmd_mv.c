@@ -15,7 +15,7 @@
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/fs.h"
-#include "worktree/pathspec.h"
+#include "util/pathspec.h"
 #include "worktree/workdir.h"
 
 #define MOVE_DIR 0x1u        /* a directory: its entries move with it */

@@ -15,7 +15,7 @@
 #include "util/error.h"
 #include "util/fs.h"
 #include "worktree/index_tree.h"
-#include "worktree/pathspec.h"
+#include "util/pathspec.h"
 #include "worktree/reset.h"
 #include "worktree/status.h"
 

@@ -12,7 +12,7 @@
 #include "util/alloc.h"
 #include "util/error.h"
 #include "worktree/restore.h"
-#include "worktree/pathspec.h"
+#include "util/pathspec.h"
 
 static void print_error(void *payload, const char *line)
 {

@@ -10,7 +10,7 @@
 #include "util/alloc.h"
 #include "util/error.h"
 #include "worktree/index_file.h"
-#include "worktree/pathspec.h"
+#include "util/pathspec.h"
 #include "worktree/reset.h"
 #include "worktree/restore.h"
 

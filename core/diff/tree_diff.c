@@ -12,13 +12,20 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/limits.h"
+#include "util/pathspec.h"
 
 struct walker {
 	struct wg_odb *odb;
 	struct wg_diff_changes *out;
 	struct wg_buf path;
 	uint32_t max_depth;
+	const struct wg_pathspec *paths;
+	bool quick;
+	size_t first;        /* out->n when the walk began */
 };
+
+/* What a quick walk returns internally once it has found its change. */
+#define FOUND_ONE 1
 
 static bool is_tree(unsigned mode)
 {
@@ -105,6 +112,15 @@ static int one(struct walker *w, const struct wg_tree_entry *a, const struct wg_
 
 	if ((err = wg_buf_add(&w->path, e->name, e->namelen)))
 		return err;
+	if (w->paths && w->paths->nr) {
+		/* (a and b are both trees or both not: tree order sorts a
+		 * tree as its name with '/') */
+		if (!(is_tree(e->mode) ? wg_pathspec_may_match_below(w->paths, (const char *)w->path.data, w->path.len)
+				       : wg_pathspec_match(w->paths, (const char *)w->path.data, w->path.len, NULL))) {
+			wg_buf_setlen(&w->path, base);
+			return 0;
+		}
+	}
 	if (is_tree(e->mode)) {
 		if ((!a || !b || !wg_oid_equal(&a->oid, &b->oid)) &&
 		    !(err = wg_buf_addch(&w->path, '/')))
@@ -117,6 +133,8 @@ static int one(struct walker *w, const struct wg_tree_entry *a, const struct wg_
 		bool type = (a->mode ^ b->mode) & WG_MODE_TYPE_MASK;
 		err = add_change(w, type ? 'T' : 'M', a, b);
 	}
+	if (!err && w->quick && w->out->n > w->first)
+		err = FOUND_ONE;
 	wg_buf_setlen(&w->path, base);
 	return err;
 }
@@ -228,7 +246,8 @@ int wg_diff_trees(struct wg_diff_changes *out, struct wg_odb *odb, const struct 
 		  const struct wg_oid *new_tree, const struct wg_tree_diff_options *opts)
 {
 	const struct wg_limits *lim = wg_odb_limits(odb);
-	struct walker w = { odb, out, WG_BUF_INIT, lim ? lim->max_tree_depth : 0 };
+	struct walker w = { odb, out, WG_BUF_INIT, lim ? lim->max_tree_depth : 0,
+			    opts ? opts->paths : NULL, opts && opts->quick, out->n };
 	size_t first = out->n;
 	int err;
 
@@ -236,6 +255,8 @@ int wg_diff_trees(struct wg_diff_changes *out, struct wg_odb *odb, const struct 
 		return 0;
 	err = walk(&w, old_tree, new_tree, 1);
 	wg_buf_release(&w.path);
+	if (err == FOUND_ONE)
+		return 0;
 	if (!err && opts && opts->renames)
 		err = wg_diff_find_renames(out, first, odb, &opts->rename);
 	return err;

@@ -32,9 +32,17 @@ struct wg_diff_changes {
 	size_t rename_limit_needed;
 };
 
+struct wg_pathspec;
+
 struct wg_tree_diff_options {
 	bool renames;                   /* pair deletions with additions */
 	struct wg_rename_options rename;
+	/* Only paths these match, and only directories something below may
+	 * match are read (git's tree_entry_interesting); NULL: all. */
+	const struct wg_pathspec *paths;
+	/* Stop at the first change (git's diff "quick": a history walk asks
+	 * only whether a commit touched the paths). */
+	bool quick;
 };
 
 /* The changes from old_tree (NULL: the empty tree) to new_tree (NULL:

@@ -12,7 +12,7 @@
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/strlist.h"
-#include "worktree/pathspec.h"
+#include "util/pathspec.h"
 #include "worktree/workdir.h"
 #include "worktree/workfile.h"
 

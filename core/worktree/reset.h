@@ -27,7 +27,7 @@
 #include "index/index.h"
 #include "repo/repo.h"
 #include "worktree/checkout.h"
-#include "worktree/pathspec.h"
+#include "util/pathspec.h"
 #include "worktree/status.h"
 
 enum wg_reset_mode { WG_RESET_MIXED, WG_RESET_SOFT, WG_RESET_HARD };

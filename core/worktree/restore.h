@@ -18,7 +18,7 @@
 #include "hash/oid.h"
 #include "repo/repo.h"
 #include "worktree/checkout.h"
-#include "worktree/pathspec.h"
+#include "util/pathspec.h"
 
 struct wg_restore_options {
 	/* What is restored: the index entries (staged), the files

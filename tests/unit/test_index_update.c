@@ -19,7 +19,7 @@
 #include "util/fs.h"
 #include "worktree/ignore.h"
 #include "worktree/index_update.h"
-#include "worktree/pathspec.h"
+#include "util/pathspec.h"
 #include "worktree/workfile.h"
 
 /* --- pathspecs ----------------------------------------------------------- */

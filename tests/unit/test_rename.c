@@ -157,7 +157,7 @@ static void test_tree_diff(void)
 {
 	char dir[] = "/tmp/wg-test-treediff-XXXXXX";
 	struct wg_odb *odb = new_odb(dir);
-	struct wg_tree_diff_options opts = { true, WG_RENAME_OPTIONS_INIT };
+	struct wg_tree_diff_options opts = { .renames = true, .rename = WG_RENAME_OPTIONS_INIT };
 	struct wg_diff_changes c = { 0 };
 	const char *body = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\n";
 	struct wg_oid x = blob(odb, "x\n"), y = blob(odb, "y\n"), one = blob(odb, body);

@@ -1,4 +1,4 @@
-#include "worktree/pathspec.h"
+#include "util/pathspec.h"
 
 #include <string.h>
 
