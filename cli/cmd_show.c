@@ -9,120 +9,15 @@
 #include <string.h>
 
 #include "cli.h"
-#include "diff_output.h"
-#include "diff/abbrev_len.h"
-#include "object/commit.h"
-#include "object/ident.h"
+#include "commit_output.h"
 #include "repo/revparse.h"
-#include "util/date.h"
 #include "util/error.h"
 
 static const char usage[] = "webgit show [<diff options>] [<commit>...] [--] [<path>...]";
 
-static int add_ident(struct wg_buf *out, const char *label, const char *value)
-{
-	struct wg_ident id;
-	if (!value || wg_ident_parse(&id, value, strlen(value)))
-		return 0;
-	wg_buf_printf(out, "%s: %.*s <%.*s>\n", label, (int)id.name_len, id.name,
-		      (int)id.email_len, id.email);
-	if (!strcmp(label, "Author")) {
-		wg_buf_adds(out, "Date:   ");
-		wg_date_format_normal(out, id.timestamp, id.tz_offset);
-		wg_buf_addch(out, '\n');
-	}
-	return 0;
-}
-
-/* the message, each line indented by four columns and its tabs expanded
- * to stops of 8 as git log does; leading blank lines dropped */
-static void add_message(struct wg_buf *out, const char *msg, size_t len)
-{
-	const char *p = msg, *end = msg + len;
-	bool first = true;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		bool blank = true;
-		for (const char *q = p; q < le; q++)
-			if (*q != ' ' && *q != '\t' && *q != '\r')
-				blank = false;
-		if (!(blank && first)) {
-			size_t col = 0;
-			first = false;
-			wg_buf_adds(out, "    ");
-			for (const char *q = p; q < le; q++) {
-				if (*q == '\t') {
-					do
-						wg_buf_addch(out, ' ');
-					while (++col % 8);
-				} else {
-					wg_buf_addch(out, *q);
-					if (((unsigned char)*q & 0xc0) != 0x80)
-						col++;
-				}
-			}
-			wg_buf_addch(out, '\n');
-		}
-		p = nl ? nl + 1 : end;
-	}
-}
-
-static int show_commit(struct wg_buf *out, struct wg_repo *repo, const struct wg_oid *id,
-		       const struct cli_diff_options *o)
-{
-	struct wg_commit c = { 0 };
-	struct wg_buf raw = WG_BUF_INIT;
-	struct wg_diff_changes changes = { 0 };
-	enum wg_object_type type;
-	struct wg_oid parent_tree;
-	int err;
-
-	if ((err = wg_odb_read(wg_repo_odb(repo), id, &type, &raw)) ||
-	    (err = wg_commit_parse(&c, wg_oid_algo(id), raw.data, raw.len)))
-		goto out;
-	wg_buf_printf(out, "commit %s\n", wg_oid_hex(id));
-	if (c.nparents > 1) {
-		int len = wg_default_abbrev_len(repo);
-		wg_buf_adds(out, "Merge:");
-		for (size_t k = 0; k < c.nparents; k++) {
-			char ab[WG_MAX_HEXSZ + 1];
-			wg_diff_abbrev(ab, wg_repo_odb(repo), &c.parents[k], len);
-			wg_buf_printf(out, " %s", ab);
-		}
-		wg_buf_addch(out, '\n');
-	}
-	add_ident(out, "Author", c.author);
-	wg_buf_addch(out, '\n');
-	add_message(out, c.message, c.message_len);
-	if (c.nparents > 1) {
-		/* git's combined diff prints its separator in any case */
-		if (!(o->formats & CLI_DIFF_NO_OUTPUT))
-			wg_buf_addch(out, '\n');
-		goto out;
-	}
-	if (c.nparents == 1 &&
-	    (err = wg_object_peel(&parent_tree, repo, &c.parents[0], WG_OBJ_TREE)))
-		goto out;
-	if ((err = cli_diff_tree_changes(&changes, repo, c.nparents ? &parent_tree : NULL, &c.tree,
-					 o, true)))
-		goto out;
-	if (changes.n && !(o->formats & CLI_DIFF_NO_OUTPUT)) {
-		unsigned f = o->formats ? o->formats : CLI_DIFF_PATCH;
-		if ((f & (CLI_DIFF_STAT | CLI_DIFF_PATCH)) == (CLI_DIFF_STAT | CLI_DIFF_PATCH))
-			wg_buf_adds(out, "---");
-		wg_buf_addch(out, '\n');
-		err = cli_diff_print(out, repo, &changes, o, CLI_DIFF_PATCH);
-	}
-out:
-	wg_diff_changes_release(&changes);
-	wg_commit_release(&c);
-	wg_buf_release(&raw);
-	return err;
-}
-
 int cmd_show(int argc, char **argv)
 {
+	struct cli_commit_output co = { 0 };
 	struct cli_diff_options o;
 	struct wg_repo *repo = NULL;
 	struct wg_buf out = WG_BUF_INIT;
@@ -140,7 +35,8 @@ int cmd_show(int argc, char **argv)
 			o.npaths = argc - i - 1;
 			break;
 		}
-		if ((r = cli_diff_parse_option(&o, argc, argv, &i)) == 1)
+		if ((r = cli_diff_parse_option(&o, argc, argv, &i)) == 1 ||
+		    (!r && (r = cli_pretty_parse_option(&co.pretty, argc, argv, &i)) == 1))
 			continue;
 		if (r) {
 			free(revs);
@@ -156,6 +52,9 @@ int cmd_show(int argc, char **argv)
 		revs[nrevs++] = "HEAD";
 	if ((rc = cli_open_repo(&repo)))
 		goto out;
+	co.diff = o;
+	co.diff_asked = true;
+	co.merge_separator = true;
 	for (int k = 0; k < nrevs; k++) {
 		struct wg_oid oid, commit;
 		if (wg_revparse(&oid, repo, revs[k])) {
@@ -167,9 +66,7 @@ int cmd_show(int argc, char **argv)
 			rc = cli_fatal("webgit show shows commits only: '%s' is not one", revs[k]);
 			goto out;
 		}
-		if (k)
-			wg_buf_addch(&out, '\n');
-		if (show_commit(&out, repo, &commit, &o)) {
+		if (cli_commit_output_add(&out, repo, &co, &commit, 0)) {
 			rc = cli_fatal_core();
 			goto out;
 		}

@@ -186,3 +186,70 @@ int wg_date_format_normal(struct wg_buf *out, int64_t timestamp, int tz_minutes)
 			     mo[tm.tm_mon], tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
 			     tm.tm_year + 1900, tz);
 }
+
+int wg_date_mode_parse(const char *name, enum wg_date_mode *out)
+{
+	static const struct {
+		const char *name;
+		enum wg_date_mode mode;
+	} modes[] = {
+		{ "default", WG_DATE_NORMAL }, { "iso", WG_DATE_ISO },
+		{ "iso8601", WG_DATE_ISO },    { "iso-strict", WG_DATE_ISO_STRICT },
+		{ "iso8601-strict", WG_DATE_ISO_STRICT }, { "rfc", WG_DATE_RFC2822 },
+		{ "rfc2822", WG_DATE_RFC2822 }, { "short", WG_DATE_SHORT },
+		{ "raw", WG_DATE_RAW },         { "unix", WG_DATE_UNIX },
+	};
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(name, modes[i].name)) {
+			*out = modes[i].mode;
+			return 0;
+		}
+	return wg_error_set(WG_EINVALID, "unknown date format %s", name);
+}
+
+int wg_date_format(struct wg_buf *out, enum wg_date_mode mode, int64_t timestamp,
+		   int tz_minutes)
+{
+	static const char *const wd[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
+	static const char *const mo[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul",
+					  "Aug", "Sep", "Oct", "Nov", "Dec" };
+	time_t t = (time_t)(timestamp + (int64_t)tz_minutes * 60);
+	int a = tz_minutes < 0 ? -tz_minutes : tz_minutes;
+	char sign = tz_minutes < 0 ? '-' : '+';
+	struct tm tm;
+
+	switch (mode) {
+	case WG_DATE_NORMAL:
+		return wg_date_format_normal(out, timestamp, tz_minutes);
+	case WG_DATE_RAW:
+		return wg_buf_printf(out, "%lld %c%02d%02d", (long long)timestamp, sign, a / 60,
+				     a % 60);
+	case WG_DATE_UNIX:
+		return wg_buf_printf(out, "%lld", (long long)timestamp);
+	default:
+		break;
+	}
+	if (!gmtime_r(&t, &tm))
+		memset(&tm, 0, sizeof(tm));
+	switch (mode) {
+	case WG_DATE_ISO:
+		return wg_buf_printf(out, "%04d-%02d-%02d %02d:%02d:%02d %c%02d%02d",
+				     tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+				     tm.tm_min, tm.tm_sec, sign, a / 60, a % 60);
+	case WG_DATE_ISO_STRICT:
+		wg_buf_printf(out, "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900,
+			      tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+		if (!tz_minutes)
+			return wg_buf_addch(out, 'Z');
+		return wg_buf_printf(out, "%c%02d:%02d", sign, a / 60, a % 60);
+	case WG_DATE_RFC2822:
+		return wg_buf_printf(out, "%s, %d %s %d %02d:%02d:%02d %c%02d%02d",
+				     wd[tm.tm_wday], tm.tm_mday, mo[tm.tm_mon], tm.tm_year + 1900,
+				     tm.tm_hour, tm.tm_min, tm.tm_sec, sign, a / 60, a % 60);
+	case WG_DATE_SHORT:
+		return wg_buf_printf(out, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1,
+				     tm.tm_mday);
+	default:
+		return wg_date_format_normal(out, timestamp, tz_minutes);
+	}
+}

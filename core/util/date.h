@@ -25,4 +25,21 @@ void wg_date_format_tz(char out[6], int tz_minutes);
  * "Thu Apr 7 15:13:13 2005 -0700" (git log, git show, commit summaries). */
 int wg_date_format_normal(struct wg_buf *out, int64_t timestamp, int tz_minutes);
 
+/* The --date=<mode> forms git prints that do not depend on the reader's
+ * clock or zone (relative, human and local are not here). */
+enum wg_date_mode {
+	WG_DATE_NORMAL,       /* Thu Apr 7 15:13:13 2005 -0700 */
+	WG_DATE_ISO,          /* 2005-04-07 15:13:13 -0700 */
+	WG_DATE_ISO_STRICT,   /* 2005-04-07T15:13:13-07:00 ('Z' for UTC) */
+	WG_DATE_RFC2822,      /* Thu, 7 Apr 2005 15:13:13 -0700 */
+	WG_DATE_SHORT,        /* 2005-04-07 */
+	WG_DATE_RAW,          /* 1112911993 -0700 */
+	WG_DATE_UNIX,         /* 1112911993 */
+};
+/* git's names for the modes ("default", "iso8601", "rfc", ...); 0 or
+ * WG_EINVALID. */
+int wg_date_mode_parse(const char *name, enum wg_date_mode *out);
+int wg_date_format(struct wg_buf *out, enum wg_date_mode mode, int64_t timestamp,
+		   int tz_minutes);
+
 #endif
