@@ -130,6 +130,9 @@ int cmd_add(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_diff_tree(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_log(int argc, char **argv);
+int cmd_rev_list(int argc, char **argv);
+int cmd_merge_base(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_mv(int argc, char **argv);
 

@@ -85,6 +85,8 @@ int cli_diff_parse_option(struct cli_diff_options *o, int argc, char **argv, int
 
 bool cli_diff_path_matches(const struct cli_diff_options *o, const char *path)
 {
+	if (o->pathspec)
+		return wg_pathspec_match(o->pathspec, path, strlen(path), NULL);
 	if (!o->npaths)
 		return true;
 	for (int k = 0; k < o->npaths; k++) {
@@ -121,9 +123,12 @@ int cli_diff_tree_changes(struct wg_diff_changes *out, struct wg_repo *repo,
 			  const struct wg_oid *old_tree, const struct wg_oid *new_tree,
 			  const struct cli_diff_options *o, bool rename_default)
 {
-	int err = wg_diff_trees(out, wg_repo_odb(repo), old_tree, new_tree, NULL);
+	struct wg_tree_diff_options to = { 0 };
 	size_t w = 0;
-	if (err)
+	int err;
+
+	to.paths = o->pathspec;   /* trees no path can match are not read */
+	if ((err = wg_diff_trees(out, wg_repo_odb(repo), old_tree, new_tree, &to)))
 		return err;
 	for (size_t i = 0; i < out->n; i++) {
 		if (cli_diff_path_matches(o, out->v[i].path)) {

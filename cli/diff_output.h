@@ -11,6 +11,7 @@
 #include "diff/tree_diff.h"
 #include "repo/repo.h"
 #include "util/buf.h"
+#include "util/pathspec.h"
 
 enum {
 	CLI_DIFF_PATCH = 1 << 0,
@@ -34,6 +35,8 @@ struct cli_diff_options {
 	int stat_width;            /* total columns for --stat (0: COLUMNS or 80) */
 	char **paths;              /* after "--": prefixes that limit the diff */
 	int npaths;
+	/* git's pathspec (globs too) instead of the prefixes, when set */
+	const struct wg_pathspec *pathspec;
 	/* how the new side's bytes are read; NULL: from the odb */
 	int (*load_new)(void *payload, const struct wg_diff_change *c, struct wg_buf *out);
 	void *payload;

@@ -48,6 +48,10 @@ static const struct cli_command commands[] = {
 	{ "diff-tree", cmd_diff_tree, "webgit diff-tree [-p] [-r] [-M] [--root] <tree-ish> "
 	  "[<tree-ish>] [--] [<path>...]" },
 	{ "show", cmd_show, "webgit show [<diff options>] [<commit>...]" },
+	{ "log", cmd_log, "webgit log [<options>] [<revision-range>] [[--] <path>...]" },
+	{ "rev-list", cmd_rev_list, "webgit rev-list [<options>] <commit>... [--] [<path>...]" },
+	{ "merge-base", cmd_merge_base, "webgit merge-base [-a | --all] <commit> <commit>... | "
+	  "--octopus <commit>... | --is-ancestor <commit> <commit> | --independent <commit>..." },
 	{ "write-tree", cmd_write_tree, "webgit write-tree" },
 	{ "mktree", cmd_mktree, "webgit mktree [-z] [--missing]" },
 	{ "commit-tree", cmd_commit_tree, "webgit commit-tree <tree> [(-p <parent>)...] "

@@ -1,0 +1,80 @@
+/* webgit log: the commits of a revision walk (cli/rev_options.h over
+ * core/history/revwalk.h) in git log's formats (cli/pretty.h), each with
+ * its diff when a diff format is asked (-p, --stat, ...; merges get
+ * none, as git log without -m). With paths, the diff is limited to them
+ * too, as git's. Decorations are not printed: git prints none when its
+ * output is not a terminal either. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commit_output.h"
+#include "rev_options.h"
+#include "util/error.h"
+
+static const char usage[] = "webgit log [<options>] [<revision-range>] [[--] <path>...]";
+
+int cmd_log(int argc, char **argv)
+{
+	struct cli_commit_output co = { 0 };
+	struct cli_rev_options ro;
+	struct wg_repo *repo = NULL;
+	struct wg_revwalk *walk = NULL;
+	struct wg_commit_node *n;
+	struct wg_buf out = WG_BUF_INIT;
+	int rc = 0, r;
+
+	cli_rev_options_init(&ro, argc);
+	cli_diff_options_init(&co.diff);
+	co.diff.raw_abbrev = -1;
+	if (!ro.revs)
+		return cli_fatal("out of memory");
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			ro.paths = argv + i + 1;
+			ro.npaths = argc - i - 1;
+			ro.dashdash = true;
+			break;
+		}
+		if ((r = cli_rev_options_parse(&ro, argc, argv, &i)) == 1 ||
+		    (!r && (r = cli_pretty_parse_option(&co.pretty, argc, argv, &i)) == 1))
+			continue;
+		if (!r && (r = cli_diff_parse_option(&co.diff, argc, argv, &i)) == 1) {
+			co.diff_asked = true;
+			continue;
+		}
+		if (r) {
+			rc = r;
+			goto out;
+		}
+		if (argv[i][0] == '-' && strcmp(argv[i], "--not") && strcmp(argv[i], "--all")) {
+			rc = cli_usage(usage);
+			goto out;
+		}
+		cli_rev_options_add_rev(&ro, argv[i]);
+	}
+	if ((rc = cli_open_repo(&repo)) || (rc = cli_rev_options_walk(&ro, repo, &walk)))
+		goto out;
+	/* the diff keeps to the paths too */
+	if (ro.pathspec.nr)
+		co.diff.pathspec = &ro.pathspec;
+	while ((r = wg_revwalk_next(walk, &n)) > 0) {
+		char mark = ro.left_right ? (wg_revwalk_is_left(n) ? '<' : '>') : 0;
+		if (cli_commit_output_add(&out, repo, &co, &n->oid, mark)) {
+			rc = cli_fatal_core();
+			goto out;
+		}
+		if ((rc = cli_write_stdout(out.data, out.len)))
+			goto out;
+		wg_buf_reset(&out);
+	}
+	if (r < 0)
+		rc = cli_fatal_core();
+out:
+	fflush(stdout);
+	wg_revwalk_free(walk);
+	cli_rev_options_release(&ro);
+	wg_buf_release(&out);
+	wg_repo_free(repo);
+	return rc;
+}
