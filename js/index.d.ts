@@ -238,8 +238,23 @@ export interface Commit {
   message: string;
 }
 
-/** Commits reachable from ref (default HEAD), newest first (git log's order); at most depth of them. */
-export function log(options: RepoOptions & { ref?: string; depth?: number }): AsyncIterableIterator<Commit>;
+/** git log: commits reachable from ref (default HEAD) or the revisions of range ('a..b', 'a...b', '^x', ...), in
+ * git's order (or order 'topo' / 'date', reverse), limited to commits that changed paths (git pathspecs from the
+ * top; history simplified as git's default unless fullHistory), first parents only with firstParent, merges left
+ * out (noMerges) or only merges (merges), skipping skip, at most depth of them. */
+export function log(options: RepoOptions & {
+  ref?: string; range?: string | string[]; depth?: number; paths?: string | string[];
+  firstParent?: boolean; order?: 'default' | 'topo' | 'date'; reverse?: boolean;
+  noMerges?: boolean; merges?: boolean; fullHistory?: boolean; skip?: number;
+}): AsyncIterableIterator<Commit>;
+/** git merge-base: the best common ancestor of the commits (null if none), or with all every one (newest first);
+ * octopus: of all of them at once. */
+export function mergeBase(options: RepoOptions & { commits: string[]; all?: false; octopus?: boolean }): Promise<string | null>;
+export function mergeBase(options: RepoOptions & { commits: string[]; all: true; octopus?: boolean }): Promise<string[]>;
+/** git merge-base --is-ancestor: is ancestor reachable from commit? */
+export function isAncestor(options: RepoOptions & { ancestor: string; commit: string }): Promise<boolean>;
+/** Commits reachable from ref and not base (ahead), and from base and not ref (behind). */
+export function aheadBehind(options: RepoOptions & { ref: string; base: string }): Promise<{ ahead: number; behind: number }>;
 
 /** Store an object; its id. What `git fsck --strict` would reject is refused (code "EFSCK"). */
 export function writeObject(options: RepoOptions & { type?: ObjectType; data: Uint8Array | string }): Promise<string>;

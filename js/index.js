@@ -7,7 +7,7 @@
 //   transport.js  driving the core's sans-IO network operations with fetch()
 //   repo.js       local reads (with a partial clone's lazy fetch) and writes
 //   remote.js     listRemoteRefs, clone, fetch, push, reading without a clone
-//   log.js        the commit walk (walked and parsed by the core)
+//   log.js        the commit walk and history queries (done by the core)
 //   worktree.js   the working tree: checkout, status, files for editors
 //   branches.js   branches and tags (git branch, git tag)
 
@@ -20,7 +20,7 @@ import {
   listRefs, currentBranch, writeObject, writeTree, updateRef, commit,
 } from './repo.js';
 import { listRemoteRefs, clone, fetch, push, readRemoteFile } from './remote.js';
-import { log } from './log.js';
+import { log, mergeBase, isAncestor, aheadBehind } from './log.js';
 import {
   checkout, switchBranch, status, add, remove, reset, restore, readWorkFile, writeWorkFile,
   removeWorkFile, listWorkDir,
@@ -103,7 +103,7 @@ export const listTree = readTree;
 
 export {
   listRemoteRefs, clone, fetch, push, resolveRef, readObject, readTree, listRefs, currentBranch,
-  writeObject, writeTree, updateRef, commit, log,
+  writeObject, writeTree, updateRef, commit, log, mergeBase, isAncestor, aheadBehind,
   checkout, switchBranch, status, add, remove, reset, restore, readWorkFile, writeWorkFile,
   removeWorkFile, listWorkDir,
   branch, listBranches, deleteBranch, renameBranch, setUpstream, tag, deleteTag, listTags,

@@ -1,12 +1,12 @@
-// log(): the commits reachable from a revision, newest first by committer
-// date (git log's default order), as an async iterator. The core walks
-// (wasm/exports_commit.c over core/odb's commit queue) and parses each
-// commit; this file only asks for the next one. The walk reads in batches,
+// log(): git log's revision walk as an async iterator, and the history
+// queries beside it (mergeBase, isAncestor, aheadBehind). The core walks
+// (wasm/exports_log.c over core/history) and parses each commit; this
+// file only asks for the next one. The walk reads in batches,
 // each in its own call on the repository, so that a consumer that pauses
 // between commits does not hold the repository (or, in a browser, its
 // lock).
 
-import { M, withStrings, takeObject, lastError, makeError } from './runtime.js';
+import { M, str, withStrings, withStringArray, takeObject, lastError, makeError } from './runtime.js';
 import { withRepo } from './repo.js';
 
 const BATCH = 64;
@@ -36,26 +36,59 @@ function decodeCommit(data) {
   };
 }
 
+const FLAGS = {
+  firstParent: 1, reverse: 2, topo: 4, date: 8, noMerges: 16, merges: 32, fullHistory: 64,
+};
+
+function revisionList(ref, range) {
+  const revs = [];
+  for (const r of [].concat(range ?? ref ?? [])) {
+    if (typeof r !== 'string' || !r) throw makeError('EINVALID', 'revisions must be non-empty strings');
+    revs.push(r);
+  }
+  return revs;
+}
+
 /**
- * Yields { oid, tree, parents, author, committer, message } from `ref`
- * (default HEAD), at most `depth` commits (default: all). The boundary of
- * a shallow clone ends the walk quietly, as in git. Commits are never
- * fetched lazily: partial clones have them all.
+ * Yields { oid, tree, parents, author, committer, message } as `git log`
+ * lists them: from `ref` (default HEAD) or the revisions of `range`
+ * ('a..b', 'a...b', '^x', or an array of them), in git's default order or
+ * order: 'topo' | 'date', reversed with reverse, following only first
+ * parents with firstParent, merges left out with noMerges (only merges:
+ * merges), limited to commits that changed `paths` (git pathspecs from
+ * the top; history simplified as git's default, fullHistory to keep every
+ * merge's sides), skipping `skip` and at most `depth` of them. The
+ * boundary of a shallow clone ends the walk quietly, as in git. Commits
+ * are never fetched lazily: partial clones have them all (path-limited
+ * walks read trees, which blob-less clones have too).
  */
-export async function* log({ dir, ref = 'HEAD', depth } = {}) {
-  const limit = depth === undefined || depth === null ? Infinity : Number(depth);
-  if (!(limit >= 0)) throw makeError('EINVALID', 'depth must be a number >= 0');
+export async function* log({
+  dir, ref, range, depth, paths, firstParent = false, order, reverse = false,
+  noMerges = false, merges = false, fullHistory = false, skip = 0,
+} = {}) {
+  const limit = depth === undefined || depth === null ? -1 : Number(depth);
+  if (limit !== -1 && !(limit >= 0 && limit <= 0x7fffffff)) throw makeError('EINVALID', 'depth must be a number >= 0');
+  if (!(Number(skip) >= 0)) throw makeError('EINVALID', 'skip must be a number >= 0');
+  if (order !== undefined && order !== 'topo' && order !== 'date' && order !== 'default') {
+    throw makeError('EINVALID', "order must be 'default', 'topo' or 'date'");
+  }
+  const revs = revisionList(ref, range);
+  const pathList = paths === undefined || paths === null ? [] : [].concat(paths).map(String);
+  const flags = (firstParent ? FLAGS.firstParent : 0) | (reverse ? FLAGS.reverse : 0) |
+    (order === 'topo' ? FLAGS.topo : 0) | (order === 'date' ? FLAGS.date : 0) |
+    (noMerges ? FLAGS.noMerges : 0) | (merges ? FLAGS.merges : 0) |
+    (fullHistory ? FLAGS.fullHistory : 0);
   let walk = 0;
-  let yielded = 0;
   try {
-    while (yielded < limit) {
+    for (;;) {
       const out = await withRepo(dir, {}, (repo) => {
         if (!walk) {
-          walk = withStrings([ref], (s) => M._wgjs_log_new(repo, s));
+          walk = withStringArray(revs, (r, nr) => withStringArray(pathList, (p, np) =>
+            M._wgjs_log_new(repo, r, nr, p, np, flags, Number(skip), limit)));
           if (!walk) throw lastError();
         }
         const batch = [];
-        while (batch.length < BATCH && yielded + batch.length < limit) {
+        while (batch.length < BATCH) {
           const obj = M._wgjs_log_next(walk, repo);
           if (!obj) {
             if (M._wgjs_error_code() !== 0) throw lastError();
@@ -65,13 +98,54 @@ export async function* log({ dir, ref = 'HEAD', depth } = {}) {
         }
         return batch;
       });
-      for (const c of out) {
-        yield c;
-        yielded++;
-      }
-      if (out.length === 0) return;
+      for (const c of out) yield c;
+      if (out.length < BATCH) return;
     }
   } finally {
     if (walk) M._wgjs_log_free(walk);
   }
+}
+
+/**
+ * The merge bases of the commits (git merge-base): the best one as a
+ * string, or with all every one (an array, newest first); octopus: the
+ * bases of all of them at once. null (all: []) when there is none.
+ */
+export async function mergeBase({ dir, commits, all = false, octopus = false } = {}) {
+  const list = [].concat(commits ?? []).map(String);
+  const text = await withRepo(dir, {}, (repo) => {
+    const p = withStringArray(list, (a, n) => M._wgjs_merge_base(repo, a, n, all ? 1 : 0, octopus ? 1 : 0));
+    if (!p) throw lastError();
+    try { return str(p); } finally { M._free(p); }
+  });
+  const ids = text ? text.split('\n') : [];
+  return all ? ids : (ids[0] ?? null);
+}
+
+/** Is `ancestor` reachable from `commit` (git merge-base --is-ancestor)? */
+export async function isAncestor({ dir, ancestor, commit } = {}) {
+  return withRepo(dir, {}, (repo) => {
+    const r = withStrings([String(ancestor), String(commit)], (a, c) => M._wgjs_is_ancestor(repo, a, c));
+    if (r < 0) throw lastError();
+    return r === 1;
+  });
+}
+
+/**
+ * How far two commits have gone apart: { ahead, behind }, the commits
+ * reachable from `ref` and not `base` and the other way round (git
+ * rev-list --left-right --count ref...base).
+ */
+export async function aheadBehind({ dir, ref, base } = {}) {
+  return withRepo(dir, {}, (repo) => {
+    const counts = M._malloc(8);
+    if (!counts) throw makeError('ENOMEM', 'out of memory');
+    try {
+      const r = withStrings([String(ref), String(base)], (a, b) => M._wgjs_ahead_behind(repo, a, b, counts));
+      if (r < 0) throw lastError();
+      return { ahead: M.HEAPU32[counts >>> 2], behind: M.HEAPU32[(counts >>> 2) + 1] };
+    } finally {
+      M._free(counts);
+    }
+  });
 }

@@ -1,0 +1,179 @@
+// The history queries of the JS API (log with ranges, paths and orders;
+// mergeBase, isAncestor, aheadBehind) against the reference git, on a
+// history written with git fast-import: branches merged back and forth
+// (criss-cross, several merge bases), commits with equal dates and
+// commits older than their parents, files added, edited, renamed and
+// deleted in directories. Both object formats.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadWebgit, makeTmp, gitIn } from './lib.mjs';
+
+let wg;
+let tmp;
+let git;
+
+// a small deterministic generator (xorshift)
+function rng(seed) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    return x / 4294967296;
+  };
+}
+
+function history(seed, n) {
+  const rnd = rng(seed);
+  const pick = (a) => a[Math.floor(rnd() * a.length)];
+  const out = [];
+  const files = new Map();   // mark -> Map(path -> n)
+  const tips = new Map();
+  let mark = 0;
+  let date = 1600000000;
+  const data = (s) => { out.push(`data ${Buffer.byteLength(s)}\n${s}\n`); };
+  const commit = (branch, parents) => {
+    mark++;
+    const r = rnd();
+    if (r < 0.3) { /* the same date */ } else if (r < 0.37) date -= 1 + Math.floor(rnd() * 5000); else date += 1 + Math.floor(rnd() * 3600);
+    const f = new Map(parents.length ? files.get(parents[0]) : []);
+    files.set(mark, f);
+    out.push(`commit refs/heads/${branch}\nmark :${mark}\n`);
+    out.push(`author A <a@x> ${date} +0100\ncommitter C <c@x> ${date} -0700\n`);
+    data(`commit ${mark} on ${branch}\n`);
+    if (parents.length) out.push(`from :${parents[0]}\n`);
+    for (const p of parents.slice(1)) out.push(`merge :${p}\n`);
+    for (let k = 0; k < 1 + Math.floor(rnd() * 2); k++) {
+      const live = [...f.keys()].sort();
+      const op = rnd();
+      if (op < 0.6 || !live.length) {
+        const p = pick(['', 'src/', 'src/lib/', 'docs/']) + pick(['a', 'b', 'c', 'd', 'e']) + pick(['.c', '.md']);
+        f.set(p, (f.get(p) || 0) + 1);
+        out.push(`M 100644 inline ${p}\n`);
+        data(`${p} ${f.get(p)} ${mark}\n`);
+      } else if (op < 0.8) {
+        const src = pick(live);
+        const dst = `moved/${src.replaceAll('/', '-')}`;
+        if (f.has(dst)) continue;
+        out.push(`R ${src} ${dst}\n`);
+        f.set(dst, f.get(src));
+        f.delete(src);
+      } else {
+        const v = pick(live);
+        out.push(`D ${v}\n`);
+        f.delete(v);
+      }
+    }
+    out.push('\n');
+    tips.set(branch, mark);
+  };
+  const branches = ['main'];
+  commit('main', []);
+  for (let i = 0; i < n; i++) {
+    const r = rnd();
+    if (r < 0.1 && branches.length < 4) {
+      const b = `topic${branches.length}`;
+      branches.push(b);
+      commit(b, [tips.get(pick([...tips.keys()]))]);
+    } else if (r < 0.25 && branches.length > 1) {
+      const a = pick(branches);
+      const b = pick(branches.filter((x) => x !== a));
+      commit(a, [tips.get(a), tips.get(b)]);
+    } else {
+      const b = pick(branches);
+      commit(b, [tips.get(b)]);
+    }
+  }
+  return { stream: out.join(''), branches };
+}
+
+const repos = {};
+
+before(async () => {
+  wg = await loadWebgit();
+  await wg.init();
+  tmp = makeTmp('history');
+  git = gitIn(tmp);
+  for (const fmt of ['sha1', 'sha256']) {
+    const dir = path.join(tmp, fmt);
+    git(['init', '-q', `--object-format=${fmt}`, '-b', 'main', dir]);
+    const { stream, branches } = history(fmt === 'sha1' ? 7 : 11, 150);
+    git(['-C', dir, 'fast-import', '--quiet'], { input: stream });
+    repos[fmt] = { dir, branches };
+  }
+});
+
+after(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function ids(options) {
+  const out = [];
+  for await (const c of wg.log(options)) out.push(c.oid);
+  return out;
+}
+const lines = (s) => s.split('\n').filter(Boolean);
+
+for (const fmt of ['sha1', 'sha256']) {
+  test(`${fmt}: log walks, orders, ranges and paths as git log does`, async () => {
+    const { dir, branches } = repos[fmt];
+    const t = branches[1];
+    const cases = [
+      [{}, []],
+      [{ ref: t }, [t]],
+      [{ order: 'topo' }, ['--topo-order']],
+      [{ order: 'date', reverse: true }, ['--date-order', '--reverse']],
+      [{ firstParent: true }, ['--first-parent']],
+      [{ noMerges: true, skip: 3, depth: 10 }, ['--no-merges', '--skip=3', '-n10']],
+      [{ merges: true }, ['--merges']],
+      [{ range: `${t}..main` }, [`${t}..main`]],
+      [{ range: `${t}...main`, order: 'topo' }, [`${t}...main`, '--topo-order']],
+      [{ range: ['main', `^${branches[2] ?? 'main~4'}`] }, ['main', `^${branches[2] ?? 'main~4'}`]],
+      [{ paths: 'src' }, ['--', 'src']],
+      [{ paths: ['docs', '*.md'], fullHistory: true }, ['--full-history', '--', 'docs', '*.md']],
+      [{ paths: 'moved', firstParent: true }, ['--first-parent', '--', 'moved']],
+      [{ range: `${t}...main`, paths: 'src/lib' }, [`${t}...main`, '--', 'src/lib']],
+    ];
+    let checked = 0;
+    for (const [opts, args] of cases) {
+      const want = lines(git(['-C', dir, 'log', '--format=%H', ...args]));
+      assert.deepEqual(await ids({ dir, ...opts }), want, `log ${args.join(' ')}`);
+      checked += want.length;
+    }
+    assert.ok(checked > 300, `${checked} commits compared`);
+    // the commit fields, for one commit
+    const [c] = await (async () => { for await (const x of wg.log({ dir, ref: t, depth: 1 })) return [x]; })();
+    const raw = git(['-C', dir, 'log', '-1', '--format=%H%n%T%n%P%n%at%n%ct%n%B', t]).split('\n');
+    assert.equal(c.oid, raw[0]);
+    assert.equal(c.tree, raw[1]);
+    assert.deepEqual(c.parents, raw[2] ? raw[2].split(' ') : []);
+    assert.equal(c.author.timestamp, Number(raw[3]));
+    assert.equal(c.committer.timestamp, Number(raw[4]));
+  });
+
+  test(`${fmt}: mergeBase, isAncestor and aheadBehind agree with git`, async () => {
+    const { dir, branches } = repos[fmt];
+    const all = lines(git(['-C', dir, 'rev-list', '--all']));
+    const sample = all.filter((_, i) => i % 7 === 3).slice(0, 16);
+    for (let i = 0; i + 1 < sample.length; i += 2) {
+      const [a, b] = [sample[i], sample[i + 1]];
+      let want = [];
+      try { want = lines(git(['-C', dir, 'merge-base', '--all', a, b])); } catch { want = []; }
+      assert.deepEqual(await wg.mergeBase({ dir, commits: [a, b], all: true }), want);
+      assert.equal(await wg.mergeBase({ dir, commits: [a, b] }), want[0] ?? null);
+      for (const [x, y] of [[a, b], [b, a]]) {
+        let yes = true;
+        try { git(['-C', dir, 'merge-base', '--is-ancestor', x, y]); } catch { yes = false; }
+        assert.equal(await wg.isAncestor({ dir, ancestor: x, commit: y }), yes);
+      }
+      const [ahead, behind] = git(['-C', dir, 'rev-list', '--left-right', '--count', `${a}...${b}`]).trim().split('\t').map(Number);
+      assert.deepEqual(await wg.aheadBehind({ dir, ref: a, base: b }), { ahead, behind });
+    }
+    const oct = lines(git(['-C', dir, 'merge-base', '--octopus', '--all', ...branches]));
+    assert.deepEqual(await wg.mergeBase({ dir, commits: branches, all: true, octopus: true }), oct);
+    await assert.rejects(wg.mergeBase({ dir, commits: ['main', 'no-such'] }), (e) => e.code === 'ENOTFOUND');
+    await assert.rejects(wg.mergeBase({ dir, commits: ['main'] }), (e) => e.code === 'EINVALID');
+    await assert.rejects(ids({ dir, range: 'main..no-such' }), (e) => e.code === 'ENOTFOUND');
+    await assert.rejects(ids({ dir, order: 'sideways' }), (e) => e.code === 'EINVALID');
+  });
+}
