@@ -270,7 +270,7 @@ test('diff rejects bad input with clear errors', async () => {
   await assert.rejects(wg.diff({ dir, from: `${c1}:script.sh`, to: c1 }), { code: 'EINVALID' });
 });
 
-test('blob-less clone: one request per diff, the full clone\'s result', async () => {
+test('blob-less clone: one request per diff, the full clone\'s result', async (t) => {
   const url = `${server.base}/git/history-sha1.git`;
   const full = path.join(tmp, 'clones', 'full');
   const lazy = path.join(tmp, 'clones', 'blobless');
@@ -297,8 +297,13 @@ test('blob-less clone: one request per diff, the full clone\'s result', async ()
     assert.ok(blobs.size >= 5, `${blobs.size} blobs missing`);
     const requests = [];
     const got = await wg.diff({ dir: lazy, from, to, onRequest: (r) => requests.push(r) });
+    // one fetch for all of them: the same requests as for one blob, one
+    // upload-pack POST among them
     assert.equal(requests.length, single.length, `${blobs.size} blobs in ${requests.length} requests (one blob: ${single.length})`);
-    console.log(`# diff ${from.slice(0, 7)}..${to.slice(0, 7)}: ${files.length} files, ${blobs.size} missing blobs, ${requests.length} request(s)`);
+    assert.equal(requests.filter((r) => r.method === 'POST').length, 1,
+      requests.map((r) => `${r.method} ${r.url}`).join(', '));
+    t.diagnostic(`diff ${from.slice(0, 7)}..${to.slice(0, 7)}: ${files.length} files, ${blobs.size} missing blobs, ` +
+      `${requests.length} requests (${requests.map((r) => `${r.method} ${new URL(r.url).pathname.split('/').pop()}${new URL(r.url).search}`).join(', ')}); one blob: ${single.length}`);
     assert.deepEqual(got, files);
     for (const b of blobs) assert.ok(has(b), `${b} fetched`);
     // all there now: no request at all
