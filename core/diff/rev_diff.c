@@ -8,6 +8,7 @@
 #include "repo/revparse.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/fs.h"
 
 #define GITLINK_MODE 0160000
 
@@ -24,6 +25,41 @@ bool wg_diff_path_in(const char *const *paths, size_t n, const char *path)
 			return true;
 	}
 	return false;
+}
+
+/* Whether commit is a shallow clone's boundary, listed in the shallow
+ * file: git takes its parents as absent then, so git show diffs it
+ * against the empty tree. */
+static int is_shallow(bool *out, struct wg_repo *repo, const struct wg_oid *commit)
+{
+	struct wg_buf path = WG_BUF_INIT, data = WG_BUF_INIT;
+	char hex[WG_MAX_HEXSZ + 1];
+	size_t len;
+	int err;
+
+	*out = false;
+	wg_oid_to_hex(commit, hex);
+	len = strlen(hex);
+	if ((err = wg_fs_join(&path, wg_repo_gitdir(repo), "shallow")))
+		return err;
+	err = wg_fs_read_file(&data, wg_buf_cstr(&path));
+	if (err == WG_ENOTFOUND) {
+		wg_error_clear();
+		err = 0;
+	}
+	for (size_t at = 0; !err && at + len <= data.len;) {
+		const char *line = (const char *)data.data + at;
+		const char *nl = memchr(line, '\n', data.len - at);
+		size_t n = nl ? (size_t)(nl - line) : data.len - at;
+		if (n == len && !memcmp(line, hex, len)) {
+			*out = true;
+			break;
+		}
+		at += n + 1;
+	}
+	wg_buf_release(&path);
+	wg_buf_release(&data);
+	return err;
 }
 
 /* to's tree and, without `from`, its first parent's (none: empty) */
@@ -67,12 +103,13 @@ static int resolve(struct wg_rev_diff *d, struct wg_repo *repo, const char *from
 	if (!err && !found)
 		err = wg_error_set(WG_ENOTFOUND, "commit %s not found", wg_oid_hex(&commit));
 	if (!err) {
+		bool shallow = false;
 		d->to_tree = c.tree;
-		d->from_empty = c.nparents == 0;
-		if (c.nparents) {
-			/* a shallow clone's boundary commit lacks its parent */
+		if (c.nparents)
+			err = is_shallow(&shallow, repo, &commit);
+		d->from_empty = c.nparents == 0 || shallow;
+		if (!err && !d->from_empty)
 			err = wg_object_peel(&d->from_tree, repo, &c.parents[0], WG_OBJ_TREE);
-		}
 	}
 	wg_commit_release(&c);
 	wg_buf_release(&buf);

@@ -7,7 +7,8 @@
  *
  * `from` and `to` are revisions naming commits or trees. Without `from`,
  * a commit is diffed against its first parent, and a commit without
- * parents against the empty tree, as git show does. */
+ * parents (or a shallow clone's boundary) against the empty tree, as git
+ * show does. */
 #ifndef WG_DIFF_REV_DIFF_H
 #define WG_DIFF_REV_DIFF_H
 

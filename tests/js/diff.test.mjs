@@ -282,6 +282,15 @@ test('diff rejects bad input with clear errors', async () => {
   await assert.rejects(wg.diff({ dir, from: `${c1}:script.sh`, to: c1 }), { code: 'EINVALID' });
 });
 
+test('a shallow clone\'s boundary commit is diffed against the empty tree, as git show does', async () => {
+  const dir = path.join(tmp, 'clones', 'shallow');
+  await wg.clone({ url: `${server.base}/git/history-sha1.git`, dir, depth: 1, noCheckout: true });
+  const head = git(['-C', dir, 'rev-parse', 'HEAD']).trim();
+  assert.equal(fs.readFileSync(path.join(dir, '.git', 'shallow'), 'utf8'), `${head}\n`, 'HEAD is the boundary');
+  assert.throws(() => git(['-C', dir, 'rev-parse', 'HEAD~']), 'HEAD~ is cut off');
+  assert.equal(await wg.diff({ dir, format: 'patch' }), git(['-C', dir, 'show', '--format=', head]));
+});
+
 test('blob-less clone: one request per diff, the full clone\'s result', async (t) => {
   const url = `${server.base}/git/history-sha1.git`;
   const full = path.join(tmp, 'clones', 'full');

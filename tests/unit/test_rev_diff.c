@@ -1,6 +1,7 @@
 /* Unit tests for revision diffs (diff/rev_diff.h) in a repository made
  * here: a commit is diffed against its first parent and a root commit
- * against the empty tree (which no repository needs to store); a tree
+ * against the empty tree (which no repository needs to store), as is a
+ * shallow clone's boundary; a tree
  * needs `from`; paths limit the changes; renames are paired once asked;
  * the blobs a partial clone would lack are listed once each, submodule
  * commits left out; each file loads and prints with its hunks teed to a
@@ -11,6 +12,7 @@
 #include "object/commit.h"
 #include "object/tree.h"
 #include "repo/repo.h"
+#include "util/fs.h"
 #include "util/error.h"
 #include "fixtures.h"
 #include "test.h"
@@ -205,6 +207,21 @@ static void test_rev_diff(void)
 		wg_buf_release(&b);
 	}
 	wg_rev_diff_release(&d);
+
+	/* a shallow boundary has no parents, as git grafts it */
+	{
+		struct wg_buf path = WG_BUF_INIT, line = WG_BUF_INIT;
+		wg_oid_to_hex(&c2, hex2);
+		CHECK_OK(wg_fs_join(&path, wg_repo_gitdir(repo), "shallow"));
+		CHECK_OK(wg_buf_printf(&line, "%s\n%s\n", fx_hexid(wg_repo_algo(repo), '9'), hex2));
+		CHECK_OK(wg_fs_write_new_file(wg_buf_cstr(&path), line.data, line.len, 0644));
+		CHECK_OK(wg_rev_diff_begin(&d, repo, NULL, hex2, &opts));
+		check_changes(&d, "Ab.txt Akeep Alost Asub");
+		wg_rev_diff_release(&d);
+		CHECK_OK(wg_fs_unlink(wg_buf_cstr(&path)));
+		wg_buf_release(&path);
+		wg_buf_release(&line);
+	}
 
 	/* the empty tree by id, though nothing stores it; trees need from */
 	wg_oid_empty_tree(&empty, wg_repo_algo(repo));
