@@ -8,6 +8,7 @@
 #include "diff_output.h"
 #include "diff/abbrev_len.h"
 #include "diff/rename.h"
+#include "diff/rev_diff.h"
 #include "object/ident.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -87,17 +88,7 @@ bool cli_diff_path_matches(const struct cli_diff_options *o, const char *path)
 {
 	if (o->pathspec)
 		return wg_pathspec_match(o->pathspec, path, strlen(path), NULL);
-	if (!o->npaths)
-		return true;
-	for (int k = 0; k < o->npaths; k++) {
-		const char *p = o->paths[k];
-		size_t n = strlen(p);
-		while (n && p[n - 1] == '/')
-			n--;
-		if (!n || (!strncmp(path, p, n) && (path[n] == '\0' || path[n] == '/')))
-			return true;
-	}
-	return false;
+	return wg_diff_path_in((const char *const *)o->paths, (size_t)o->npaths, path);
 }
 
 int cli_diff_find_renames(struct wg_diff_changes *c, struct wg_repo *repo,

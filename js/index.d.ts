@@ -256,6 +256,74 @@ export function isAncestor(options: RepoOptions & { ancestor: string; commit: st
 /** Commits reachable from ref and not base (ahead), and from base and not ref (behind). */
 export function aheadBehind(options: RepoOptions & { ref: string; base: string }): Promise<{ ahead: number; behind: number }>;
 
+export interface DiffOptions extends ReadOptions {
+  /** The old side: a revision naming a commit or a tree. Default: the first parent of `to`, or the empty tree when `to` has none (as `git show`); required when `to` names a tree. */
+  from?: string;
+  /** The new side: a revision naming a commit or a tree. Default "HEAD". */
+  to?: string;
+  /** Only these paths (each a file or a directory and what is below it). Default: all. */
+  paths?: string | string[];
+  /** Pair deletions with additions as git's diffcore-rename does (diff.renameLimit applies). Default true. */
+  renames?: boolean;
+  /** Lines of context (`-U<n>`). Default 3. */
+  contextLines?: number;
+  /** `--inter-hunk-context=<n>`. Default 0. */
+  interHunkContext?: number;
+  /** Only git's default, Myers ("myers" or "default"); others are "EINVALID" for now. */
+  algorithm?: 'myers' | 'default';
+  /** "files" (default): structured files; "patch": `git diff <from> <to>`'s text, byte for byte (decoded as UTF-8). */
+  format?: 'files' | 'patch';
+}
+
+export interface DiffLine {
+  /** ' ' context, '-' removed, '+' added */
+  type: ' ' | '-' | '+';
+  /** The line without its newline (decoded as UTF-8). */
+  text: string;
+  /** 1-based numbers in the old and the new file; null on the side that lacks the line. */
+  oldLine: number | null;
+  newLine: number | null;
+  /** The file ends here without a newline (git's "\ No newline at end of file"). */
+  noNewlineAtEnd: boolean;
+}
+
+export interface DiffHunk {
+  /** The numbers of the "@@ -oldStart,oldLines +newStart,newLines @@" header (an empty range's start is the line before it). */
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  /** The function-context text git prints after the second "@@ " ("" when none). */
+  header: string;
+  lines: DiffLine[];
+}
+
+export interface DiffFile {
+  /** Added, deleted, modified, renamed, type changed (file to symlink and so on). Copies ("C") are not detected yet. */
+  status: 'A' | 'D' | 'M' | 'R' | 'C' | 'T';
+  /** null on the absent side of an addition or a deletion */
+  oldPath: string | null;
+  newPath: string | null;
+  /** Octal as git prints it ("100644", "100755", "120000", "160000"); null when absent. */
+  oldMode: string | null;
+  newMode: string | null;
+  oldOid: string | null;
+  newOid: string | null;
+  /** R: the similarity in percent; else null. */
+  similarity: number | null;
+  /** git's binary guess (a NUL in the first 8000 bytes of either side): no hunks, "Binary files ... differ". */
+  binary: boolean;
+  /** As `git diff --numstat` counts them; null for binary files (numstat's "-"). */
+  additions: number | null;
+  deletions: number | null;
+  /** The hunks of the patch in order. A type change ("T") is printed by git as a deletion and then a creation, and its hunks are those of both, in that order. */
+  hunks: DiffHunk[];
+}
+
+/** `git diff <from> <to>`: the changed files (structured), or with format "patch" the patch text. In a partial clone the blobs it reads are fetched first, in one request. */
+export function diff(options: DiffOptions & { format: 'patch' }): Promise<string>;
+export function diff(options: DiffOptions & { format?: 'files' }): Promise<DiffFile[]>;
+
 /** Store an object; its id. What `git fsck --strict` would reject is refused (code "EFSCK"). */
 export function writeObject(options: RepoOptions & { type?: ObjectType; data: Uint8Array | string }): Promise<string>;
 

@@ -36,6 +36,45 @@ void wg_diff_abbrev(char *out, struct wg_odb *odb, const struct wg_oid *oid, int
 	out[len] = '\0';
 }
 
+int wg_diff_algorithm_parse(enum wg_diff_algorithm *out, const char *name)
+{
+	if (name && (!strcmp(name, "myers") || !strcmp(name, "default"))) {
+		*out = WG_DIFF_MYERS;
+		return 0;
+	}
+	return wg_error_set(WG_EINVALID, "diff algorithm '%s' is not supported (only 'myers', git's default)",
+			    name ? name : "");
+}
+
+/* the line diff of two texts by the asked algorithm */
+static int line_diff(struct wg_line_diff *d, enum wg_diff_algorithm algorithm, const char *a,
+		     size_t alen, const char *b, size_t blen)
+{
+	if (algorithm != WG_DIFF_MYERS)
+		return wg_error_set(WG_EINVALID, "unknown diff algorithm %d", (int)algorithm);
+	return wg_line_diff_run(d, a, alen, b, blen);
+}
+
+/* the patch text and a caller's sink, fed the same hunks */
+struct tee {
+	struct wg_buf *out;
+	const struct wg_hunk_sink *sink;
+};
+
+static int tee_hunk(void *payload, const struct wg_hunk *h)
+{
+	struct tee *t = payload;
+	int err = t->sink->hunk(t->sink->payload, h);
+	return err ? err : wg_unified_text_hunk(t->out, h);
+}
+
+static int tee_line(void *payload, char type, const struct wg_line *l, long old_no, long new_no)
+{
+	struct tee *t = payload;
+	int err = t->sink->line(t->sink->payload, type, l, old_no, new_no);
+	return err ? err : wg_unified_text_line(t->out, type, l, old_no, new_no);
+}
+
 /* git's quote_two: "a/" and the name, in quotes together if the name needs them */
 static int add_prefixed(struct wg_buf *out, const char *prefix, const char *name)
 {
@@ -147,14 +186,20 @@ static int one_pair(struct wg_buf *out, const struct wg_diff_file *f, bool old_s
 		size_t l1 = n1, l2 = n2;
 		if (o->hunks.context <= 0)
 			wg_line_diff_trim_tail(d1, &l1, d2, &l2);
-		if ((err = wg_line_diff_run(&d, d1, l1, d2, l2)))
+		if ((err = line_diff(&d, o->algorithm, d1, l1, d2, l2)))
 			goto out;
 		if (must_show || d.n)
 			err = wg_buf_add(out, h.data, h.len);
 		if (!err && d.n) {
 			if (!(err = add_label(out, "--- ", wg_buf_cstr(&lbl_a))) &&
-			    !(err = add_label(out, "+++ ", wg_buf_cstr(&lbl_b))))
-				err = wg_unified_hunks(out, &d, &o->hunks);
+			    !(err = add_label(out, "+++ ", wg_buf_cstr(&lbl_b)))) {
+				struct tee t = { out, o->sink };
+				struct wg_hunk_sink tee = { tee_hunk, tee_line, &t };
+				if (o->sink)
+					err = wg_unified_walk(&d, &o->hunks, &tee);
+				else
+					err = wg_unified_hunks(out, &d, &o->hunks);
+			}
 		}
 		wg_line_diff_release(&d);
 	}

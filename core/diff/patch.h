@@ -30,6 +30,17 @@ struct wg_diff_file {
 	size_t old_len, new_len;
 };
 
+/* How lines are matched (git's --diff-algorithm); only git's default,
+ * Myers, so far: histogram and patience come to diff/line_diff.h on their
+ * own, and are wired in here. */
+enum wg_diff_algorithm {
+	WG_DIFF_MYERS = 0,
+};
+
+/* The algorithm named `name` as git names it ("myers", "default");
+ * WG_EINVALID for one that is unknown or not supported yet. */
+int wg_diff_algorithm_parse(enum wg_diff_algorithm *out, const char *name);
+
 struct wg_patch_options {
 	struct wg_unified_options hunks;
 	/* abbreviated ids: at least this many digits, more while the odb
@@ -37,9 +48,16 @@ struct wg_patch_options {
 	 * abbrev 0: full ids */
 	struct wg_odb *odb;
 	int abbrev;
+	enum wg_diff_algorithm algorithm;
+	/* also handed every hunk and line the patch prints (NULL: none),
+	 * each before its text is appended, so that the sink may note where
+	 * in out that text begins (out->len) */
+	const struct wg_hunk_sink *sink;
 };
-#define WG_PATCH_OPTIONS_INIT { WG_UNIFIED_OPTIONS_INIT, NULL, 7 }
+#define WG_PATCH_OPTIONS_INIT { WG_UNIFIED_OPTIONS_INIT, NULL, 7, WG_DIFF_MYERS, NULL }
 
+/* A change of type prints two patches (the deletion, then the creation),
+ * and a sink sees the hunks of both, in that order. */
 int wg_diff_patch(struct wg_buf *out, const struct wg_diff_file *f,
 		  const struct wg_patch_options *opts);
 

@@ -73,7 +73,13 @@ async function abortable(fn, opts, minBytes) {
   const r = await call(fn, { ...opts, signal: ac.signal, fetch: fetchFn, onProgress });
   return { ...r, seen };
 }
-window.T = { call, inWorker, abortable, has: (fn) => typeof wg[fn] === 'function' };
+// diff() with the requests it makes (onRequest cannot cross page.evaluate)
+async function diffCounted(opts) {
+  const requests = [];
+  const r = await call('diff', { ...opts, onRequest: (q) => requests.push(q.method) });
+  return { ...r, requests };
+}
+window.T = { call, inWorker, abortable, diffCounted, has: (fn) => typeof wg[fn] === 'function' };
 `;
 
 const WORKER_JS = `import * as wg from '/pkg/index.js';
@@ -340,6 +346,24 @@ test('browser: cloning a missing repository rejects with a code and leaves nothi
   await reload();
   assert.ok(!(await listRepos()).includes(dir));
   await assert.rejects(inPage('resolveRef', { dir, ref: 'HEAD' }), (e) => typeof e.code === 'string');
+});
+
+test('browser: diff in a blob-less clone equals git diff, its blobs in one fetch', async (t) => {
+  const name = SAMPLES[0];
+  const dir = `/repos/diff-${name}`;
+  await inPage('clone', { url: repoUrl(name), dir, filter: 'blob:none', noCheckout: true });
+  const to = git(['--git-dir', gitDir(name), 'rev-parse', 'main']).trim();
+  const from = git(['--git-dir', gitDir(name), 'rev-list', '--max-parents=0', 'main']).trim().split('\n')[0];
+  const r = await page.evaluate((o) => window.T.diffCounted(o), { dir, from, to, format: 'patch' });
+  assert.ok(!r.error, JSON.stringify(r.error));
+  assert.equal(r.ok, git(['--git-dir', gitDir(name), 'diff', from, to]));
+  t.diagnostic(`${name}: diff ${from.slice(0, 7)}..${to.slice(0, 7)} in Chromium: ${r.requests.length} requests (${r.requests.join(', ')})`);
+  assert.ok(r.requests.filter((m) => m === 'POST').length <= 1, r.requests.join(', '));
+  // fetched once, kept in IndexedDB: no request the second time
+  const again = await page.evaluate((o) => window.T.diffCounted(o), { dir, from, to, format: 'patch' });
+  assert.equal(again.ok, r.ok);
+  assert.deepEqual(again.requests, []);
+  await inPage('deleteRepo', { dir });
 });
 
 test('browser: deleteRepo removes a repository from IndexedDB', async () => {

@@ -210,6 +210,27 @@ for (const name of REPOS) {
   });
 }
 
+for (const name of REPOS) {
+  test(`workerd: /diff in a blob-less clone equals git diff, its blobs in one fetch (${name})`, async (t) => {
+    const dir = gitDir(name);
+    const to = git(['--git-dir', dir, 'rev-parse', 'HEAD']).trim();
+    const from = git(['--git-dir', dir, 'rev-list', '--max-parents=0', 'HEAD']).trim().split('\n')[0];
+    const expected = git(['--git-dir', dir, 'diff', from, to]);
+    assert.ok(expected.length > 0, 'the sample history changes something');
+    const { result: res, lines } = await serverRequests(() => fetch(edgeUrl('diff', { url: repoUrl(name), from, to })));
+    const body = await res.text();
+    assert.equal(res.status, 200, body);
+    assert.equal(body, expected);
+    const diffRequests = Number(res.headers.get('x-webgit-diff-requests'));
+    const posts = lines.filter((l) => l.method === 'POST').length;
+    t.diagnostic(`${name}: clone + diff of ${from.slice(0, 7)}..${to.slice(0, 7)} in workerd: ` +
+      `${lines.length} HTTP requests in all (${posts} POST), the diff's own: ${diffRequests}`);
+    // the clone: advertisement and fetch; the diff: at most one more of each
+    assert.ok(diffRequests <= 2, `${diffRequests} requests for the diff`);
+    assert.equal(Number(res.headers.get('x-webgit-api-requests')), lines.length);
+  });
+}
+
 test('workerd: /file of a binary file and an executable at a branch', async () => {
   const name = REPOS[0];
   const dir = gitDir(name);

@@ -86,6 +86,18 @@ async function main(signal: AbortSignal): Promise<void> {
   // @ts-expect-error without an encoding readWorkFile returns bytes
   const notText: string = await git.readWorkFile({ dir: '/repos/r', path: 'a' });
   console.log(notText);
+  const patch: string = await git.diff({ dir: '/repos/r', from: 'HEAD~', to: 'HEAD', format: 'patch', contextLines: 1 });
+  const files = await git.diff({ dir: '/repos/r', paths: ['src'], renames: false, algorithm: 'default', onRequest: (r) => console.log(r.url) });
+  for (const f of files) {
+    const counts: number | null = f.additions;
+    const first: number | null = f.hunks[0]?.lines[0]?.oldLine ?? null;
+    console.log(f.status, f.oldPath, f.newMode, f.similarity, counts, first, f.hunks.map((h) => h.header), patch.length);
+  }
+  // @ts-expect-error only Myers so far
+  await git.diff({ dir: '/repos/r', algorithm: 'histogram' });
+  // @ts-expect-error structured files are not a string
+  const notPatch: string = await git.diff({ dir: '/repos/r' });
+  console.log(notPatch);
   // @ts-expect-error readFile returns bytes, not a string
   const s: string = await git.readFile({ dir: '/repos/r', path: 'a' });
   console.log(s);

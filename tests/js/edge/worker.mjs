@@ -4,6 +4,10 @@
 //
 //   GET /refs?url=URL                    JSON of listRemoteRefs(URL)
 //   GET /file?url=URL&ref=REF&path=PATH  the bytes of readFile({url, ref, path})
+//   GET /diff?url=URL&to=REV[&from=REV]  diff({format: 'patch'}) in a blob-less
+//                                        clone made in memory for it (deleted
+//                                        after); X-Webgit-Diff-Requests counts
+//                                        the diff's own requests (onRequest)
 //
 // Errors answer JSON {code, message}: 404 for ENOTFOUND, 400 for EINVALID,
 // else 502. Every answer carries the HTTP requests the read made to the Git
@@ -15,10 +19,11 @@
 // The test's generated config names the modules "worker.mjs", "index.js",
 // "webgit.mjs" and "webgit.wasm" (a Wasm module: the import is already a
 // compiled WebAssembly.Module, since workerd forbids compiling at run time).
-import { init, listRemoteRefs, readFile } from './index.js';
+import { init, listRemoteRefs, readFile, clone, diff, deleteRepo } from './index.js';
 import wasm from './webgit.wasm';
 
 let ready = null;
+let diffSeq = 0;
 
 const STATUS = { ENOTFOUND: 404, EINVALID: 400 };
 
@@ -84,6 +89,27 @@ export default {
         return new Response(bytes, {
           headers: { 'Content-Type': 'application/octet-stream', ...statHeaders() },
         });
+      }
+      if (u.pathname === '/diff') {
+        const dir = `/diff-${++diffSeq}`;
+        const diffApi = { requests: 0 };
+        try {
+          await clone({ url, dir, filter: 'blob:none', noCheckout: true, fetch: fetchFn, onRequest });
+          const opts = { dir, to: u.searchParams.get('to'), format: 'patch', fetch: fetchFn };
+          if (u.searchParams.has('from')) opts.from = u.searchParams.get('from');
+          opts.onRequest = (r) => {
+            diffApi.requests++;
+            onRequest(r);
+          };
+          const patch = await diff(opts);
+          return new Response(patch, {
+            headers: {
+              'Content-Type': 'text/plain', 'X-Webgit-Diff-Requests': String(diffApi.requests), ...statHeaders(),
+            },
+          });
+        } finally {
+          await deleteRepo({ dir }).catch(() => {});
+        }
       }
       return json(404, { code: 'ENOTFOUND', message: `no route ${u.pathname}` });
     } catch (e) {
