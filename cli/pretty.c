@@ -316,8 +316,10 @@ static size_t expand_one(struct wg_buf *out, const char *f, const struct expand_
 		subject(out, skip_blank_lines(msg, end), end, " ");
 		return 1;
 	case 'f': {   /* of the subject's first line only, as git */
-		const char *s = skip_blank_lines(msg, end), *eol = memchr(s, '\n', (size_t)(end - s));
-		sanitized_subject(out, s, eol ? (size_t)(eol - s) : strnlen(s, (size_t)(end - s)));
+		const char *s = skip_blank_lines(msg, end);
+		size_t left = s < end ? (size_t)(end - s) : 0;
+		const char *eol = left ? memchr(s, '\n', left) : NULL;
+		sanitized_subject(out, s, eol ? (size_t)(eol - s) : strnlen(s, left));
 		return 1;
 	}
 	case 'b': {

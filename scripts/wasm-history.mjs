@@ -1,0 +1,46 @@
+// The history queries of bench-history.sh through the JS API (the
+// WebAssembly build in Node, disk storage), one process per command as
+// the CLIs are timed; each prints what the CLI prints for the same
+// question, so the benchmark can check the answers match.
+//
+//   WEBGIT_JS_DIR=build/wasm/js node scripts/wasm-history.mjs log [<rev>] [-- <path>...]
+//   WEBGIT_JS_DIR=build/wasm/js node scripts/wasm-history.mjs log-p <n>
+//   WEBGIT_JS_DIR=build/wasm/js node scripts/wasm-history.mjs merge-base <a> <b>
+//
+// log prints ids (git log --format=%H); log-p prints, for the last n
+// commits, each id and its patch against its first parent (what
+// git log -p --format=%H shows for non-merges; merges get no patch).
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const jsDir = path.resolve(process.env.WEBGIT_JS_DIR || 'build/wasm/js');
+const wg = await import(pathToFileURL(path.join(jsDir, 'index.js')).href);
+const [verb, ...args] = process.argv.slice(2);
+const dir = process.cwd();
+await wg.init();
+const out = [];
+const flush = () => { process.stdout.write(out.join('')); out.length = 0; };
+if (verb === 'log') {
+  const dd = args.indexOf('--');
+  const revs = dd < 0 ? args : args.slice(0, dd);
+  const paths = dd < 0 ? [] : args.slice(dd + 1);
+  for await (const c of wg.log({ dir, range: revs.length ? revs : undefined, paths })) {
+    out.push(`${c.oid}\n`);
+    if (out.length > 4096) flush();
+  }
+} else if (verb === 'log-p') {
+  for await (const c of wg.log({ dir, depth: Number(args[0]) })) {
+    out.push(`${c.oid}\n`);
+    if (c.parents.length <= 1) {
+      const patch = await wg.diff({ dir, to: c.oid, format: 'patch' });
+      if (patch) out.push(`\n${patch}`);
+    }
+    if (out.length > 256) flush();
+  }
+} else if (verb === 'merge-base') {
+  out.push(`${await wg.mergeBase({ dir, commits: args })}\n`);
+} else {
+  console.error('usage: wasm-history.mjs log [<rev>...] [-- <path>...] | log-p <n> | merge-base <a> <b>');
+  process.exit(129);
+}
+flush();
