@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "diff/line_diff.h"
 #include "diff/unified.h"
 #include "hash/oid.h"
 #include "odb/odb.h"
@@ -37,8 +38,9 @@ struct wg_patch_options {
 	 * abbrev 0: full ids */
 	struct wg_odb *odb;
 	int abbrev;
+	struct wg_line_diff_options lines;   /* algorithm and heuristic */
 };
-#define WG_PATCH_OPTIONS_INIT { WG_UNIFIED_OPTIONS_INIT, NULL, 7 }
+#define WG_PATCH_OPTIONS_INIT { WG_UNIFIED_OPTIONS_INIT, NULL, 7, WG_LINE_DIFF_OPTIONS_INIT }
 
 int wg_diff_patch(struct wg_buf *out, const struct wg_diff_file *f,
 		  const struct wg_patch_options *opts);
@@ -47,10 +49,11 @@ int wg_diff_patch(struct wg_buf *out, const struct wg_diff_file *f,
 bool wg_diff_is_binary(const void *data, size_t len);
 
 /* Lines added and deleted, as --numstat counts them (git diffs with the
- * context setting, which matters only at -U0); *binary instead when either
- * side is binary. */
-int wg_diff_count_lines(const struct wg_diff_file *f, long context, size_t *added,
-			size_t *deleted, bool *binary);
+ * context setting, which matters only at -U0, and the line diff options,
+ * NULL for the defaults); *binary instead when either side is binary. */
+int wg_diff_count_lines(const struct wg_diff_file *f, long context,
+			const struct wg_line_diff_options *lines, size_t *added, size_t *deleted,
+			bool *binary);
 
 /* The shortest unique prefix of oid's hex (at least min digits) in odb,
  * into out (WG_MAX_HEXSZ + 1 bytes). */
