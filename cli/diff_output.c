@@ -95,6 +95,14 @@ int cli_diff_parse_option(struct cli_diff_options *o, int argc, char **argv, int
 		o->algorithm = (int)algo;
 	} else if (!strcmp(s, "--indent-heuristic") || !strcmp(s, "--no-indent-heuristic")) {
 		o->indent_heuristic = s[2] != 'n';
+	} else if (!strcmp(s, "-w") || !strcmp(s, "--ignore-all-space")) {
+		o->whitespace |= WG_DIFF_IGNORE_ALL_SPACE;
+	} else if (!strcmp(s, "-b") || !strcmp(s, "--ignore-space-change")) {
+		o->whitespace |= WG_DIFF_IGNORE_SPACE_CHANGE;
+	} else if (!strcmp(s, "--ignore-space-at-eol")) {
+		o->whitespace |= WG_DIFF_IGNORE_SPACE_AT_EOL;
+	} else if (!strcmp(s, "--ignore-cr-at-eol")) {
+		o->whitespace |= WG_DIFF_IGNORE_CR_AT_EOL;
 	} else
 		return 0;
 	return 1;
@@ -109,6 +117,7 @@ static int line_options(struct wg_repo *repo, const struct cli_diff_options *o,
 	const char *v;
 	int err;
 	*out = (struct wg_line_diff_options)WG_LINE_DIFF_OPTIONS_INIT;
+	out->whitespace = o->whitespace;
 	if (o->algorithm >= 0) {
 		out->algorithm = (enum wg_diff_algorithm)o->algorithm;
 	} else if (o->ui_config && !(err = wg_repo_config_get(repo, "diff.algorithm", &v))) {
@@ -490,15 +499,17 @@ static int print_stats(struct wg_buf *out, struct wg_repo *repo, const struct wg
 	struct stat_file *f;
 	struct wg_buf name = WG_BUF_INIT;
 	struct wg_line_diff_options lo;
+	size_t n = 0;   /* the files shown */
 	int err = line_options(repo, o, &lo);
 	if (err)
 		return err;
 	if (!(f = wg_calloc(c->n + 1, sizeof(*f))))
 		return wg_error_set(WG_ENOMEM, "out of memory");
-	for (size_t i = 0; i < c->n && !err; i++) {
+	for (size_t k = 0; k < c->n && !err; k++) {
 		struct loaded l;
-			memset(&l, 0, sizeof(l));
-		const struct wg_diff_change *ch = &c->v[i];
+		const struct wg_diff_change *ch = &c->v[k];
+		size_t i = n++;
+		memset(&l, 0, sizeof(l));
 		wg_buf_reset(&name);
 		if (!(err = load(&l, repo, ch, o))) {
 			if (ch->from)
@@ -517,11 +528,19 @@ static int print_stats(struct wg_buf *out, struct wg_repo *repo, const struct wg
 				f[i].added = same ? 0 : l.f.new_len;
 				f[i].deleted = same ? 0 : l.f.old_len;
 			}
+			/* as git, a modified file whose changes were all
+			 * ignored (whitespace options) is left out */
+			if (!err && !f[i].binary && !same && ch->status == 'M' && !ch->from &&
+			    ch->old_mode == ch->new_mode && !f[i].added && !f[i].deleted) {
+				wg_free(f[i].name);
+				f[i].name = NULL;
+				n--;
+			}
 		}
 		loaded_release(&l);
 	}
 	if (!err && (formats & CLI_DIFF_NUMSTAT)) {
-		for (size_t i = 0; i < c->n && !err; i++) {
+		for (size_t i = 0; i < n && !err; i++) {
 			if (f[i].binary)
 				err = wg_buf_adds(out, "-\t-\t");
 			else
@@ -531,17 +550,17 @@ static int print_stats(struct wg_buf *out, struct wg_repo *repo, const struct wg
 		}
 	}
 	if (!err && (formats & CLI_DIFF_STAT))
-		err = print_stat(out, f, c->n, stat_width(o));
-	if (!err && (formats & CLI_DIFF_SHORTSTAT) && !(formats & CLI_DIFF_STAT) && c->n) {
+		err = print_stat(out, f, n, stat_width(o));
+	if (!err && (formats & CLI_DIFF_SHORTSTAT) && !(formats & CLI_DIFF_STAT) && n) {
 		size_t adds = 0, dels = 0;
-		for (size_t i = 0; i < c->n; i++)
+		for (size_t i = 0; i < n; i++)
 			if (!f[i].binary) {
 				adds += f[i].added;
 				dels += f[i].deleted;
 			}
-		err = summary_line(out, c->n, adds, dels);
+		err = summary_line(out, n, adds, dels);
 	}
-	for (size_t i = 0; i < c->n; i++)
+	for (size_t i = 0; i < n; i++)
 		wg_free(f[i].name);
 	wg_free(f);
 	wg_buf_release(&name);

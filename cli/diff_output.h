@@ -34,6 +34,7 @@ struct cli_diff_options {
 	int stat_width;            /* total columns for --stat (0: COLUMNS or 80) */
 	int algorithm;             /* enum wg_diff_algorithm; -1: diff.algorithm or myers */
 	int indent_heuristic;      /* -1: diff.indentHeuristic or on, 0 off, 1 on */
+	unsigned whitespace;       /* WG_DIFF_IGNORE_* of diff/line_diff.h */
 	bool ui_config;            /* diff.algorithm applies (diff, show; not diff-tree) */
 	char **paths;              /* after "--": prefixes that limit the diff */
 	int npaths;

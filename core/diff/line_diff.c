@@ -186,6 +186,60 @@ const char *wg_diff_algorithm_name(enum wg_diff_algorithm algo)
 	return algorithm_names[algo];
 }
 
+/* The part of line l that the whitespace options compare, written at
+ * *at: what git's xdl_recmatch compares and its hash hashes (the newline
+ * never counts with any of them). */
+static struct wg_line canonical(const struct wg_line *l, unsigned ws, char **at)
+{
+	const unsigned char *p = (const unsigned char *)l->ptr;
+	size_t n = l->size, o = 0;
+	char *out = *at;
+	if (ws & WG_DIFF_IGNORE_ALL_SPACE) {
+		for (size_t i = 0; i < n; i++)
+			if (!wg_xdiff_isspace(p[i]))
+				out[o++] = (char)p[i];
+	} else if (ws & (WG_DIFF_IGNORE_SPACE_CHANGE | WG_DIFF_IGNORE_SPACE_AT_EOL)) {
+		while (n && wg_xdiff_isspace(p[n - 1]))
+			n--;
+		for (size_t i = 0; i < n; i++) {
+			if ((ws & WG_DIFF_IGNORE_SPACE_CHANGE) && wg_xdiff_isspace(p[i])) {
+				while (i + 1 < n && wg_xdiff_isspace(p[i + 1]))
+					i++;
+				out[o++] = ' ';
+			} else {
+				out[o++] = (char)p[i];
+			}
+		}
+	} else {
+		/* --ignore-cr-at-eol: the newline, and a CR before it */
+		if (n && p[n - 1] == '\n') {
+			n--;
+			if (n && p[n - 1] == '\r')
+				n--;
+		}
+		memcpy(out, p, n);
+		o = n;
+	}
+	*at += o;
+	return (struct wg_line){ out, o };
+}
+
+/* The lines as the options compare them: the sides themselves, or their
+ * canonical forms written at *at. */
+static int compared_lines(const struct wg_line_side *s, unsigned ws, char **at,
+			  struct wg_line_side *out)
+{
+	*out = *s;
+	if (!ws)
+		return 0;
+	out->lines = wg_malloc(((size_t)s->n + 1) * sizeof(*out->lines));
+	if (!out->lines)
+		return wg_error_set(WG_ENOMEM, "out of memory diffing lines");
+	for (long i = 0; i < s->n; i++)
+		out->lines[i] = canonical(&s->lines[i], ws, at);
+	return 0;
+}
+
 static bool *changed_alloc(long n)
 {
 	bool *c = wg_calloc((size_t)n + 2, sizeof(bool));
@@ -199,10 +253,15 @@ int wg_line_diff_run_with(struct wg_line_diff *out, const char *a, size_t alen, 
 	struct classes cl = { 0 };
 	struct wg_xdiff_env env = { 0 };
 	long *cls[2] = { NULL, NULL };
+	struct wg_line_side cmp_a = { 0 }, cmp_b = { 0 };
+	char *store = NULL, *at;
+	unsigned ws = 0;
 	int err;
 
 	if (!opts)
 		opts = &defaults;
+	ws = opts->whitespace & (WG_DIFF_IGNORE_ALL_SPACE | WG_DIFF_IGNORE_SPACE_CHANGE |
+				 WG_DIFF_IGNORE_SPACE_AT_EOL | WG_DIFF_IGNORE_CR_AT_EOL);
 	memset(out, 0, sizeof(*out));
 	if ((err = split_lines(&out->a, a, alen)) || (err = split_lines(&out->b, b, blen)))
 		goto fail;
@@ -214,7 +273,15 @@ int wg_line_diff_run_with(struct wg_line_diff *out, const char *a, size_t alen, 
 		err = wg_error_set(WG_ENOMEM, "out of memory diffing lines");
 		goto fail;
 	}
-	if ((err = classify(&cl, &out->a, &out->b, cls[0], cls[1])))
+	/* a canonical line is never longer than the line */
+	if (ws && !(store = wg_malloc(alen + blen + 1))) {
+		err = wg_error_set(WG_ENOMEM, "out of memory diffing lines");
+		goto fail;
+	}
+	at = store;
+	if ((err = compared_lines(&out->a, ws, &at, &cmp_a)) ||
+	    (err = compared_lines(&out->b, ws, &at, &cmp_b)) ||
+	    (err = classify(&cl, &cmp_a, &cmp_b, cls[0], cls[1])))
 		goto fail;
 	env.lines[0] = out->a.lines;
 	env.lines[1] = out->b.lines;
@@ -254,6 +321,11 @@ int wg_line_diff_run_with(struct wg_line_diff *out, const char *a, size_t alen, 
 fail:
 	wg_line_diff_release(out);
 done:
+	if (ws) {
+		wg_free(cmp_a.lines);
+		wg_free(cmp_b.lines);
+	}
+	wg_free(store);
 	wg_free(cls[0]);
 	wg_free(cls[1]);
 	classes_release(&cl);

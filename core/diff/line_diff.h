@@ -17,8 +17,13 @@
  * each group of changes is slid as far as it goes and placed where git's
  * indent heuristic scores it best (unless turned off), or lined up with a
  * change on the other side. The result is the changed flags on both sides
- * and the list of changes built from them. Not here: the whitespace
- * options (-w, -b, --ignore-space-at-eol, --ignore-blank-lines). */
+ * and the list of changes built from them.
+ *
+ * With a whitespace option, lines are equal when they are equal once the
+ * whitespace the option ignores is taken out (git's xdl_recmatch), and
+ * the sliding compares them the same way; the lines the changes point to
+ * are still the texts' own (a context line printed from the new side
+ * shows its whitespace). Not here: --ignore-blank-lines. */
 #ifndef WG_DIFF_LINE_DIFF_H
 #define WG_DIFF_LINE_DIFF_H
 
@@ -60,11 +65,21 @@ enum wg_diff_algorithm {
 int wg_diff_algorithm_parse(const char *name, enum wg_diff_algorithm *out);
 const char *wg_diff_algorithm_name(enum wg_diff_algorithm algo);
 
+/* How lines are compared, git's whitespace options; when several are
+ * given the first in this list that is wins, as in git. */
+enum {
+	WG_DIFF_IGNORE_ALL_SPACE = 1 << 0,     /* -w: no whitespace counts */
+	WG_DIFF_IGNORE_SPACE_CHANGE = 1 << 1,  /* -b: runs of it are one space, none at the end */
+	WG_DIFF_IGNORE_SPACE_AT_EOL = 1 << 2,  /* none at the end of the line counts */
+	WG_DIFF_IGNORE_CR_AT_EOL = 1 << 3,     /* a CR before the newline does not count */
+};
+
 struct wg_line_diff_options {
 	enum wg_diff_algorithm algorithm;
 	bool no_indent_heuristic;   /* --no-indent-heuristic */
+	unsigned whitespace;        /* WG_DIFF_IGNORE_* */
 };
-#define WG_LINE_DIFF_OPTIONS_INIT { WG_DIFF_MYERS, false }
+#define WG_LINE_DIFF_OPTIONS_INIT { WG_DIFF_MYERS, false, 0 }
 
 /* Diff text a against text b (neither is copied; both must outlive the
  * result). opts NULL: git's defaults. */

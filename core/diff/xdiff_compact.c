@@ -31,13 +31,13 @@ struct side {
 #define INDENT_HEURISTIC_MAX_SLIDING 100
 
 /* columns of indentation (a tab to the next multiple of 8), -1 for a
- * line of only whitespace; isspace as git's (C locale) */
+ * line of only whitespace (git's isspace) */
 static int get_indent(const struct wg_line *l)
 {
 	int ret = 0;
 	for (size_t i = 0; i < l->size; i++) {
 		unsigned char c = (unsigned char)l->ptr[i];
-		if (!(c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'))
+		if (!wg_xdiff_isspace(c))
 			return ret;
 		if (c == ' ')
 			ret += 1;

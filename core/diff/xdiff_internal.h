@@ -8,6 +8,12 @@
 
 #include "diff/line_diff.h"
 
+/* git's isspace (its own ctype, any locale): no \v or \f */
+static inline bool wg_xdiff_isspace(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 struct wg_xdiff_env {
 	const struct wg_line *lines[2];
 	const long *cls[2];       /* each line's class */

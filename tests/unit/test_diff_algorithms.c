@@ -1050,11 +1050,11 @@ static const struct algo_case cases[] = {
 };
 
 static const struct wg_line_diff_options algo_options[NALGO] = {
-	{ WG_DIFF_MYERS, false },
-	{ WG_DIFF_MINIMAL, false },
-	{ WG_DIFF_PATIENCE, false },
-	{ WG_DIFF_HISTOGRAM, false },
-	{ WG_DIFF_HISTOGRAM, true },
+	{ WG_DIFF_MYERS, false, 0 },
+	{ WG_DIFF_MINIMAL, false, 0 },
+	{ WG_DIFF_PATIENCE, false, 0 },
+	{ WG_DIFF_HISTOGRAM, false, 0 },
+	{ WG_DIFF_HISTOGRAM, true, 0 },
 };
 
 static void test_git_hunks(void)
@@ -1067,6 +1067,187 @@ static void test_git_hunks(void)
 			struct wg_buf out = WG_BUF_INIT;
 			CHECK_OK(wg_line_diff_run_with(&d, c->a, strlen(c->a), c->b, strlen(c->b),
 						       &algo_options[k]));
+			CHECK_OK(wg_unified_hunks(&out, &d, &uo));
+			CHECK_STR(wg_buf_cstr(&out), c->hunks[k]);
+			wg_line_diff_release(&d);
+			wg_buf_release(&out);
+		}
+	}
+}
+
+#define NWS 4
+
+struct ws_case {
+	const char *name, *a, *b;
+	const char *hunks[NWS];
+};
+
+/* made with: git diff --no-index X a b, X -w, -b, --ignore-space-at-eol,
+ * --ignore-cr-at-eol: context lines come from the new side */
+static const struct ws_case ws_cases[] = {
+	{ "spaces",
+	  "int f(void)\n"
+	  "{\n"
+	  "\tint x = 1;\n"
+	  "\treturn  x;\n"
+	  "}\n",
+	  "int f(void)\n"
+	  "{\n"
+	  "    int x =  1;\n"
+	  "\treturn x; \n"
+	  "\tnew();\n"
+	  "}  \n",
+	  {
+	  "@@ -2,4 +2,5 @@ int f(void)\n"
+	  " {\n"
+	  "     int x =  1;\n"
+	  " \treturn x; \n"
+	  "+\tnew();\n"
+	  " }  \n",
+	  "@@ -2,4 +2,5 @@ int f(void)\n"
+	  " {\n"
+	  "     int x =  1;\n"
+	  " \treturn x; \n"
+	  "+\tnew();\n"
+	  " }  \n",
+	  "@@ -1,5 +1,6 @@\n"
+	  " int f(void)\n"
+	  " {\n"
+	  "-\tint x = 1;\n"
+	  "-\treturn  x;\n"
+	  "+    int x =  1;\n"
+	  "+\treturn x; \n"
+	  "+\tnew();\n"
+	  " }  \n",
+	  "@@ -1,5 +1,6 @@\n"
+	  " int f(void)\n"
+	  " {\n"
+	  "-\tint x = 1;\n"
+	  "-\treturn  x;\n"
+	  "-}\n"
+	  "+    int x =  1;\n"
+	  "+\treturn x; \n"
+	  "+\tnew();\n"
+	  "+}  \n",
+	  } },
+	{ "crlf",
+	  "a\r\n"
+	  "b\n"
+	  "c\r\n"
+	  "d\n",
+	  "a\n"
+	  "b\r\n"
+	  "c\r\n"
+	  "D\r\n"
+	  "e",
+	  {
+	  "@@ -1,4 +1,5 @@\n"
+	  " a\n"
+	  " b\r\n"
+	  " c\r\n"
+	  "-d\n"
+	  "+D\r\n"
+	  "+e\n"
+	  "\\ No newline at end of file\n",
+	  "@@ -1,4 +1,5 @@\n"
+	  " a\n"
+	  " b\r\n"
+	  " c\r\n"
+	  "-d\n"
+	  "+D\r\n"
+	  "+e\n"
+	  "\\ No newline at end of file\n",
+	  "@@ -1,4 +1,5 @@\n"
+	  " a\n"
+	  " b\r\n"
+	  " c\r\n"
+	  "-d\n"
+	  "+D\r\n"
+	  "+e\n"
+	  "\\ No newline at end of file\n",
+	  "@@ -1,4 +1,5 @@\n"
+	  " a\n"
+	  " b\r\n"
+	  " c\r\n"
+	  "-d\n"
+	  "+D\r\n"
+	  "+e\n"
+	  "\\ No newline at end of file\n",
+	  } },
+	{ "inner",
+	  "if (a&&b)\n"
+	  "x\n"
+	  "y\n",
+	  "if (a && b)\n"
+	  "x\n"
+	  " y\n"
+	  "z\n",
+	  {
+	  "@@ -1,3 +1,4 @@\n"
+	  " if (a && b)\n"
+	  " x\n"
+	  "  y\n"
+	  "+z\n",
+	  "@@ -1,3 +1,4 @@\n"
+	  "-if (a&&b)\n"
+	  "+if (a && b)\n"
+	  " x\n"
+	  "-y\n"
+	  "+ y\n"
+	  "+z\n",
+	  "@@ -1,3 +1,4 @@\n"
+	  "-if (a&&b)\n"
+	  "+if (a && b)\n"
+	  " x\n"
+	  "-y\n"
+	  "+ y\n"
+	  "+z\n",
+	  "@@ -1,3 +1,4 @@\n"
+	  "-if (a&&b)\n"
+	  "+if (a && b)\n"
+	  " x\n"
+	  "-y\n"
+	  "+ y\n"
+	  "+z\n",
+	  } },
+	{ "eol_only",
+	  "one\n"
+	  "two\t\n"
+	  "three\n",
+	  "one \n"
+	  "two\n"
+	  "three\r\n",
+	  {
+	  "",
+	  "",
+	  "",
+	  "@@ -1,3 +1,3 @@\n"
+	  "-one\n"
+	  "-two\t\n"
+	  "+one \n"
+	  "+two\n"
+	  " three\r\n",
+	  } },
+};
+
+static const unsigned ws_flags[NWS] = {
+	WG_DIFF_IGNORE_ALL_SPACE,
+	WG_DIFF_IGNORE_SPACE_CHANGE,
+	WG_DIFF_IGNORE_SPACE_AT_EOL,
+	WG_DIFF_IGNORE_CR_AT_EOL,
+};
+
+static void test_whitespace(void)
+{
+	for (size_t i = 0; i < sizeof(ws_cases) / sizeof(ws_cases[0]); i++) {
+		for (int k = 0; k < NWS; k++) {
+			const struct ws_case *c = &ws_cases[i];
+			struct wg_line_diff_options o = WG_LINE_DIFF_OPTIONS_INIT;
+			struct wg_unified_options uo = WG_UNIFIED_OPTIONS_INIT;
+			struct wg_line_diff d;
+			struct wg_buf out = WG_BUF_INIT;
+			o.whitespace = ws_flags[k];
+			CHECK_OK(wg_line_diff_run_with(&d, c->a, strlen(c->a), c->b, strlen(c->b), &o));
 			CHECK_OK(wg_unified_hunks(&out, &d, &uo));
 			CHECK_STR(wg_buf_cstr(&out), c->hunks[k]);
 			wg_line_diff_release(&d);
@@ -1202,7 +1383,7 @@ static void test_pathological(void)
 static void test_bad_algorithm(void)
 {
 	struct wg_line_diff d;
-	struct wg_line_diff_options o = { (enum wg_diff_algorithm)9, false };
+	struct wg_line_diff_options o = { (enum wg_diff_algorithm)9, false, 0 };
 	CHECK(wg_line_diff_run_with(&d, "a\n", 2, "b\n", 2, &o) == WG_EINVALID);
 	CHECK(d.v == NULL && d.a.lines == NULL);
 	wg_error_clear();
@@ -1212,5 +1393,6 @@ static void test_bad_algorithm(void)
 	wg_line_diff_release(&d);
 }
 
-WG_TEST_MAIN("diff_algorithms", WG_TEST(test_git_hunks), WG_TEST(test_algorithm_names),
+WG_TEST_MAIN("diff_algorithms", WG_TEST(test_git_hunks), WG_TEST(test_whitespace),
+	     WG_TEST(test_algorithm_names),
 	     WG_TEST(test_random_edits), WG_TEST(test_pathological), WG_TEST(test_bad_algorithm))
