@@ -168,7 +168,7 @@ static int one_region(const struct wg_xdiff_env *env, struct wg_xdiff_regions *t
 		      const struct wg_xdiff_region *r)
 {
 	struct map m = { 0 };
-	struct entry *first;
+	struct entry *first = NULL;
 	int err;
 	if (!r->count1) {
 		mark(env->changed[1], r->line2, r->count2);
