@@ -189,6 +189,7 @@ int cmd_diff(int argc, char **argv)
 
 	cli_diff_options_init(&o);
 	o.raw_abbrev = -1;   /* porcelain: abbreviated ids in --raw */
+	o.ui_config = true;   /* porcelain: diff.algorithm applies */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			o.paths = argv + i + 1;

@@ -26,6 +26,7 @@ int cmd_show(int argc, char **argv)
 
 	cli_diff_options_init(&o);
 	o.raw_abbrev = -1;   /* porcelain: abbreviated ids in --raw */
+	o.ui_config = true;   /* porcelain: diff.algorithm applies */
 	revs = (const char **)calloc((size_t)argc + 1, sizeof(*revs));
 	if (!revs)
 		return cli_fatal("out of memory");

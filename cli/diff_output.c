@@ -19,6 +19,8 @@ void cli_diff_options_init(struct cli_diff_options *o)
 	memset(o, 0, sizeof(*o));
 	o->context = 3;
 	o->renames = -1;
+	o->algorithm = -1;
+	o->indent_heuristic = -1;
 }
 
 static int parse_long(const char *s, long *out)
@@ -79,9 +81,64 @@ int cli_diff_parse_option(struct cli_diff_options *o, int argc, char **argv, int
 	} else if ((v = cli_option_value(argc, argv, i, "--inter-hunk-context"))) {
 		if (parse_long(v, &o->inter_hunk))
 			return cli_fatal("option `inter-hunk-context' expects a numerical value");
+	} else if (!strcmp(s, "--minimal") || !strcmp(s, "--patience") ||
+		   !strcmp(s, "--histogram")) {
+		enum wg_diff_algorithm algo = WG_DIFF_MYERS;
+		wg_diff_algorithm_parse(s + 2, &algo);
+		o->algorithm = (int)algo;
+	} else if ((v = cli_option_value(argc, argv, i, "--diff-algorithm"))) {
+		enum wg_diff_algorithm algo;
+		if (wg_diff_algorithm_parse(v, &algo)) {
+			wg_error_clear();
+			return cli_fatal("option diff-algorithm accepts \"myers\", \"minimal\", "
+					 "\"patience\" and \"histogram\"");
+		}
+		o->algorithm = (int)algo;
+	} else if (!strcmp(s, "--indent-heuristic") || !strcmp(s, "--no-indent-heuristic")) {
+		o->indent_heuristic = s[2] != 'n';
+	} else if (!strcmp(s, "-w") || !strcmp(s, "--ignore-all-space")) {
+		o->whitespace |= WG_DIFF_IGNORE_ALL_SPACE;
+	} else if (!strcmp(s, "-b") || !strcmp(s, "--ignore-space-change")) {
+		o->whitespace |= WG_DIFF_IGNORE_SPACE_CHANGE;
+	} else if (!strcmp(s, "--ignore-space-at-eol")) {
+		o->whitespace |= WG_DIFF_IGNORE_SPACE_AT_EOL;
+	} else if (!strcmp(s, "--ignore-cr-at-eol")) {
+		o->whitespace |= WG_DIFF_IGNORE_CR_AT_EOL;
 	} else
 		return 0;
 	return 1;
+}
+
+/* The line diff's options: the command line's, else the config's
+ * (diff.algorithm only for the porcelain commands, as git reads it in its
+ * ui config), else git's defaults. */
+static int line_options(struct wg_repo *repo, const struct cli_diff_options *o,
+			struct wg_line_diff_options *out)
+{
+	const char *v;
+	int err;
+	*out = (struct wg_line_diff_options)WG_LINE_DIFF_OPTIONS_INIT;
+	out->whitespace = o->whitespace;
+	if (o->algorithm >= 0) {
+		out->algorithm = (enum wg_diff_algorithm)o->algorithm;
+	} else if (o->ui_config && !(err = wg_repo_config_get(repo, "diff.algorithm", &v))) {
+		if (wg_diff_algorithm_parse(v, &out->algorithm))
+			return wg_error_set(WG_EINVALID, "unknown value for config 'diff.algorithm': %s",
+					    v);
+	} else {
+		wg_error_clear();
+	}
+	if (o->indent_heuristic >= 0) {
+		out->no_indent_heuristic = !o->indent_heuristic;
+	} else if (!(err = wg_repo_config_get(repo, "diff.indentHeuristic", &v))) {
+		bool on;
+		if ((err = wg_config_bool_value("diff.indentHeuristic", v, &on)))
+			return err;
+		out->no_indent_heuristic = !on;
+	} else {
+		wg_error_clear();
+	}
+	return 0;
 }
 
 bool cli_diff_path_matches(const struct cli_diff_options *o, const char *path)
@@ -435,15 +492,20 @@ static int stat_width(const struct cli_diff_options *o)
 static int print_stats(struct wg_buf *out, struct wg_repo *repo, const struct wg_diff_changes *c,
 		       const struct cli_diff_options *o, unsigned formats)
 {
-	struct stat_file *f = wg_calloc(c->n + 1, sizeof(*f));
+	struct stat_file *f;
 	struct wg_buf name = WG_BUF_INIT;
-	int err = 0;
-	if (!f)
+	struct wg_line_diff_options lo;
+	size_t n = 0;   /* the files shown */
+	int err = line_options(repo, o, &lo);
+	if (err)
+		return err;
+	if (!(f = wg_calloc(c->n + 1, sizeof(*f))))
 		return wg_error_set(WG_ENOMEM, "out of memory");
-	for (size_t i = 0; i < c->n && !err; i++) {
+	for (size_t k = 0; k < c->n && !err; k++) {
 		struct loaded l;
-			memset(&l, 0, sizeof(l));
-		const struct wg_diff_change *ch = &c->v[i];
+		const struct wg_diff_change *ch = &c->v[k];
+		size_t i = n++;
+		memset(&l, 0, sizeof(l));
 		wg_buf_reset(&name);
 		if (!(err = load(&l, repo, ch, o))) {
 			if (ch->from)
@@ -456,17 +518,25 @@ static int print_stats(struct wg_buf *out, struct wg_repo *repo, const struct wg
 		if (!err) {
 			bool same = ch->old_mode && ch->new_mode && wg_oid_equal(&ch->old_oid, &ch->new_oid) &&
 				    !o->load_new;
-			err = wg_diff_count_lines(&l.f, o->context, &f[i].added, &f[i].deleted,
-						  &f[i].binary);
+			err = wg_diff_count_lines(&l.f, o->context, &lo, &f[i].added,
+						  &f[i].deleted, &f[i].binary);
 			if (!err && f[i].binary) {
 				f[i].added = same ? 0 : l.f.new_len;
 				f[i].deleted = same ? 0 : l.f.old_len;
+			}
+			/* as git, a modified file whose changes were all
+			 * ignored (whitespace options) is left out */
+			if (!err && !f[i].binary && !same && ch->status == 'M' && !ch->from &&
+			    ch->old_mode == ch->new_mode && !f[i].added && !f[i].deleted) {
+				wg_free(f[i].name);
+				f[i].name = NULL;
+				n--;
 			}
 		}
 		loaded_release(&l);
 	}
 	if (!err && (formats & CLI_DIFF_NUMSTAT)) {
-		for (size_t i = 0; i < c->n && !err; i++) {
+		for (size_t i = 0; i < n && !err; i++) {
 			if (f[i].binary)
 				err = wg_buf_adds(out, "-\t-\t");
 			else
@@ -476,17 +546,17 @@ static int print_stats(struct wg_buf *out, struct wg_repo *repo, const struct wg
 		}
 	}
 	if (!err && (formats & CLI_DIFF_STAT))
-		err = print_stat(out, f, c->n, stat_width(o));
-	if (!err && (formats & CLI_DIFF_SHORTSTAT) && !(formats & CLI_DIFF_STAT) && c->n) {
+		err = print_stat(out, f, n, stat_width(o));
+	if (!err && (formats & CLI_DIFF_SHORTSTAT) && !(formats & CLI_DIFF_STAT) && n) {
 		size_t adds = 0, dels = 0;
-		for (size_t i = 0; i < c->n; i++)
+		for (size_t i = 0; i < n; i++)
 			if (!f[i].binary) {
 				adds += f[i].added;
 				dels += f[i].deleted;
 			}
-		err = summary_line(out, c->n, adds, dels);
+		err = summary_line(out, n, adds, dels);
 	}
-	for (size_t i = 0; i < c->n; i++)
+	for (size_t i = 0; i < n; i++)
 		wg_free(f[i].name);
 	wg_free(f);
 	wg_buf_release(&name);
@@ -525,7 +595,8 @@ int cli_diff_print(struct wg_buf *out, struct wg_repo *repo, const struct wg_dif
 		po.hunks.inter_hunk = o->inter_hunk;
 		po.odb = wg_repo_odb(repo);
 		po.abbrev = wg_default_abbrev_len(repo);
-		if (separator)
+		err = line_options(repo, o, &po.lines);
+		if (!err && separator)
 			err = wg_buf_addch(out, '\n');
 		for (size_t i = 0; i < c->n && !err; i++) {
 			struct loaded l;

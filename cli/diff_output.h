@@ -33,6 +33,10 @@ struct cli_diff_options {
 	bool root;                 /* --root (diff-tree) */
 	int raw_abbrev;            /* digits of ids in --raw; 0 full, -1 git's default */
 	int stat_width;            /* total columns for --stat (0: COLUMNS or 80) */
+	int algorithm;             /* enum wg_diff_algorithm; -1: diff.algorithm or myers */
+	int indent_heuristic;      /* -1: diff.indentHeuristic or on, 0 off, 1 on */
+	unsigned whitespace;       /* WG_DIFF_IGNORE_* of diff/line_diff.h */
+	bool ui_config;            /* diff.algorithm applies (diff, show; not diff-tree) */
 	char **paths;              /* after "--": prefixes that limit the diff */
 	int npaths;
 	/* git's pathspec (globs too) instead of the prefixes, when set */

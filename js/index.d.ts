@@ -269,8 +269,8 @@ export interface DiffOptions extends ReadOptions {
   contextLines?: number;
   /** `--inter-hunk-context=<n>`. Default 0. */
   interHunkContext?: number;
-  /** Only git's default, Myers ("myers" or "default"); others are "EINVALID" for now. */
-  algorithm?: 'myers' | 'default';
+  /** git's --diff-algorithm: "myers" (or "default"), "minimal", "patience" or "histogram"; another is "EINVALID". */
+  algorithm?: 'myers' | 'default' | 'minimal' | 'patience' | 'histogram';
   /** "files" (default): structured files; "patch": `git diff <from> <to>`'s text, byte for byte (decoded as UTF-8). */
   format?: 'files' | 'patch';
 }

@@ -53,7 +53,7 @@ API struct wgjs_diff *wgjs_diff_new(struct wg_repo *repo, const char *from, cons
 		wg_error_set(WG_EINVALID, "context lines and paths cannot be negative");
 		return NULL;
 	}
-	if (algorithm && wg_diff_algorithm_parse(&o.algorithm, algorithm))
+	if (algorithm && wg_diff_algorithm_parse(algorithm, &o.algorithm))
 		return NULL;
 	o.paths = paths;
 	o.npaths = (size_t)npaths;
@@ -189,7 +189,7 @@ API struct wgjs_object *wgjs_diff_next(struct wgjs_diff *d, struct wg_repo *repo
 	if (c->status == 'T' && !binary) {
 		/* the patch is a deletion and a creation; numstat diffs the
 		 * contents as one pair */
-		if ((err = wg_diff_count_lines(&f, po.hunks.context, &s.added, &s.deleted, &binary)))
+		if ((err = wg_diff_count_lines(&f, po.hunks.context, &po.lines, &s.added, &s.deleted, &binary)))
 			goto out;
 	}
 	status[0] = c->status;

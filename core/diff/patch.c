@@ -36,25 +36,6 @@ void wg_diff_abbrev(char *out, struct wg_odb *odb, const struct wg_oid *oid, int
 	out[len] = '\0';
 }
 
-int wg_diff_algorithm_parse(enum wg_diff_algorithm *out, const char *name)
-{
-	if (name && (!strcmp(name, "myers") || !strcmp(name, "default"))) {
-		*out = WG_DIFF_MYERS;
-		return 0;
-	}
-	return wg_error_set(WG_EINVALID, "diff algorithm '%s' is not supported (only 'myers', git's default)",
-			    name ? name : "");
-}
-
-/* the line diff of two texts by the asked algorithm */
-static int line_diff(struct wg_line_diff *d, enum wg_diff_algorithm algorithm, const char *a,
-		     size_t alen, const char *b, size_t blen)
-{
-	if (algorithm != WG_DIFF_MYERS)
-		return wg_error_set(WG_EINVALID, "unknown diff algorithm %d", (int)algorithm);
-	return wg_line_diff_run(d, a, alen, b, blen);
-}
-
 /* the patch text and a caller's sink, fed the same hunks */
 struct tee {
 	struct wg_buf *out;
@@ -186,7 +167,7 @@ static int one_pair(struct wg_buf *out, const struct wg_diff_file *f, bool old_s
 		size_t l1 = n1, l2 = n2;
 		if (o->hunks.context <= 0)
 			wg_line_diff_trim_tail(d1, &l1, d2, &l2);
-		if ((err = line_diff(&d, o->algorithm, d1, l1, d2, l2)))
+		if ((err = wg_line_diff_run_with(&d, d1, l1, d2, l2, &o->lines)))
 			goto out;
 		if (must_show || d.n)
 			err = wg_buf_add(out, h.data, h.len);
@@ -224,8 +205,9 @@ int wg_diff_patch(struct wg_buf *out, const struct wg_diff_file *f,
 	return one_pair(out, f, old_side, new_side, opts);
 }
 
-int wg_diff_count_lines(const struct wg_diff_file *f, long context, size_t *added,
-			size_t *deleted, bool *binary)
+int wg_diff_count_lines(const struct wg_diff_file *f, long context,
+			const struct wg_line_diff_options *lines, size_t *added, size_t *deleted,
+			bool *binary)
 {
 	const char *d1 = f->old_mode && f->old_data ? f->old_data : "";
 	const char *d2 = f->new_mode && f->new_data ? f->new_data : "";
@@ -238,7 +220,7 @@ int wg_diff_count_lines(const struct wg_diff_file *f, long context, size_t *adde
 		return 0;
 	if (context <= 0)
 		wg_line_diff_trim_tail(d1, &n1, d2, &n2);
-	if ((err = wg_line_diff_run(&d, d1, n1, d2, n2)))
+	if ((err = wg_line_diff_run_with(&d, d1, n1, d2, n2, lines)))
 		return err;
 	for (size_t i = 0; i < d.n; i++) {
 		*added += (size_t)d.v[i].chg2;

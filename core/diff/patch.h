@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "diff/line_diff.h"
 #include "diff/unified.h"
 #include "hash/oid.h"
 #include "odb/odb.h"
@@ -30,17 +31,6 @@ struct wg_diff_file {
 	size_t old_len, new_len;
 };
 
-/* How lines are matched (git's --diff-algorithm); only git's default,
- * Myers, so far: histogram and patience come to diff/line_diff.h on their
- * own, and are wired in here. */
-enum wg_diff_algorithm {
-	WG_DIFF_MYERS = 0,
-};
-
-/* The algorithm named `name` as git names it ("myers", "default");
- * WG_EINVALID for one that is unknown or not supported yet. */
-int wg_diff_algorithm_parse(enum wg_diff_algorithm *out, const char *name);
-
 struct wg_patch_options {
 	struct wg_unified_options hunks;
 	/* abbreviated ids: at least this many digits, more while the odb
@@ -48,13 +38,13 @@ struct wg_patch_options {
 	 * abbrev 0: full ids */
 	struct wg_odb *odb;
 	int abbrev;
-	enum wg_diff_algorithm algorithm;
+	struct wg_line_diff_options lines;   /* algorithm, heuristic, whitespace */
 	/* also handed every hunk and line the patch prints (NULL: none),
 	 * each before its text is appended, so that the sink may note where
 	 * in out that text begins (out->len) */
 	const struct wg_hunk_sink *sink;
 };
-#define WG_PATCH_OPTIONS_INIT { WG_UNIFIED_OPTIONS_INIT, NULL, 7, WG_DIFF_MYERS, NULL }
+#define WG_PATCH_OPTIONS_INIT { WG_UNIFIED_OPTIONS_INIT, NULL, 7, WG_LINE_DIFF_OPTIONS_INIT, NULL }
 
 /* A change of type prints two patches (the deletion, then the creation),
  * and a sink sees the hunks of both, in that order. */
@@ -65,10 +55,11 @@ int wg_diff_patch(struct wg_buf *out, const struct wg_diff_file *f,
 bool wg_diff_is_binary(const void *data, size_t len);
 
 /* Lines added and deleted, as --numstat counts them (git diffs with the
- * context setting, which matters only at -U0); *binary instead when either
- * side is binary. */
-int wg_diff_count_lines(const struct wg_diff_file *f, long context, size_t *added,
-			size_t *deleted, bool *binary);
+ * context setting, which matters only at -U0, and the line diff options,
+ * NULL for the defaults); *binary instead when either side is binary. */
+int wg_diff_count_lines(const struct wg_diff_file *f, long context,
+			const struct wg_line_diff_options *lines, size_t *added, size_t *deleted,
+			bool *binary);
 
 /* The shortest unique prefix of oid's hex (at least min digits) in odb,
  * into out (WG_MAX_HEXSZ + 1 bytes). */

@@ -126,11 +126,9 @@ int wg_rev_diff_begin(struct wg_rev_diff *d, struct wg_repo *repo, const char *f
 	memset(d, 0, sizeof(*d));
 	d->patch = po;
 	d->patch.hunks = opts->hunks;
-	d->patch.algorithm = opts->algorithm;
+	d->patch.lines.algorithm = opts->algorithm;
 	d->patch.abbrev = wg_default_abbrev_len(repo);
 	d->renames = opts->renames;
-	if (opts->algorithm != WG_DIFF_MYERS)
-		return wg_error_set(WG_EINVALID, "unknown diff algorithm %d", (int)opts->algorithm);
 	if ((err = resolve(d, repo, from, to)))
 		return err;
 	if ((err = wg_diff_trees(&d->changes, wg_repo_odb(repo), d->from_empty ? NULL : &d->from_tree,

@@ -262,14 +262,20 @@ for (const format of ['sha1', 'sha256']) {
       git(['-C', dir, 'diff', c1, c3]));
     assert.equal(await wg.diff({ dir, format: 'patch' }), git(['-C', dir, 'diff', 'HEAD~', 'HEAD']));
     assert.deepEqual(await wg.diff({ dir, from: c2, to: c2 }), []);
+    // every algorithm git has, as git prints it
+    for (const algorithm of ['minimal', 'patience', 'histogram']) {
+      for (const [from, to] of [[c1, c3], [c2, 'HEAD']]) {
+        assert.equal(await wg.diff({ dir, from, to, algorithm, format: 'patch' }),
+          git(['-C', dir, 'diff', `--diff-algorithm=${algorithm}`, from, to]), `${algorithm} ${from}..${to}`);
+      }
+    }
   });
 }
 
 test('diff rejects bad input with clear errors', async () => {
   const dir = repos.sha1;
   const [c1] = commits.sha1;
-  await assert.rejects(wg.diff({ dir, algorithm: 'histogram' }), { code: 'EINVALID', message: /histogram/ });
-  await assert.rejects(wg.diff({ dir, algorithm: 'bogus' }), { code: 'EINVALID' });
+  await assert.rejects(wg.diff({ dir, algorithm: 'bogus' }), { code: 'EINVALID', message: /bogus/ });
   assert.equal(await wg.diff({ dir, algorithm: 'default', format: 'patch' }), await wg.diff({ dir, format: 'patch' }));
   await assert.rejects(wg.diff({ dir, contextLines: -1 }), { code: 'EINVALID' });
   await assert.rejects(wg.diff({ dir, contextLines: 'x' }), { code: 'EINVALID' });

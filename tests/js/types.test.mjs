@@ -93,8 +93,9 @@ async function main(signal: AbortSignal): Promise<void> {
     const first: number | null = f.hunks[0]?.lines[0]?.oldLine ?? null;
     console.log(f.status, f.oldPath, f.newMode, f.similarity, counts, first, f.hunks.map((h) => h.header), patch.length);
   }
-  // @ts-expect-error only Myers so far
   await git.diff({ dir: '/repos/r', algorithm: 'histogram' });
+  // @ts-expect-error not one of git's algorithms
+  await git.diff({ dir: '/repos/r', algorithm: 'diffie' });
   // @ts-expect-error structured files are not a string
   const notPatch: string = await git.diff({ dir: '/repos/r' });
   console.log(notPatch);

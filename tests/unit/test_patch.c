@@ -92,7 +92,7 @@ static void test_rename_with_mode(void)
 			" three\n"
 			"+four\n"
 			"\\ No newline at end of file\n");
-	CHECK_OK(wg_diff_count_lines(&f, 3, &added, &deleted, &binary));
+	CHECK_OK(wg_diff_count_lines(&f, 3, NULL, &added, &deleted, &binary));
 	CHECK(added == 1 && deleted == 0 && !binary);
 }
 

@@ -244,15 +244,4 @@ static void test_rev_diff(void)
 	wg_repo_free(repo);
 }
 
-static void test_algorithm_names(void)
-{
-	enum wg_diff_algorithm a = (enum wg_diff_algorithm)7;
-	CHECK_OK(wg_diff_algorithm_parse(&a, "myers"));
-	CHECK(a == WG_DIFF_MYERS);
-	CHECK_OK(wg_diff_algorithm_parse(&a, "default"));
-	CHECK_ERR(wg_diff_algorithm_parse(&a, "histogram"), WG_EINVALID);
-	CHECK(strstr(wg_error_message(), "histogram") != NULL);
-	CHECK_ERR(wg_diff_algorithm_parse(&a, NULL), WG_EINVALID);
-}
-
-WG_TEST_MAIN("rev_diff", WG_TEST(test_rev_diff), WG_TEST(test_algorithm_names))
+WG_TEST_MAIN("rev_diff", WG_TEST(test_rev_diff))

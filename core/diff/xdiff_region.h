@@ -1,0 +1,24 @@
+/* A stack of stretches still to diff, for patience and histogram: each
+ * stretch's result does not depend on the others, so they are worked off
+ * a heap stack in any order instead of by recursion, which deep inputs
+ * would take past the C stack (small under WebAssembly). Private to
+ * core/diff. */
+#ifndef WG_DIFF_XDIFF_REGION_H
+#define WG_DIFF_XDIFF_REGION_H
+
+#include <stddef.h>
+
+struct wg_xdiff_region {
+	long line1, count1, line2, count2;
+};
+
+struct wg_xdiff_regions {
+	struct wg_xdiff_region *v;
+	size_t n, cap;
+};
+
+int wg_xdiff_regions_push(struct wg_xdiff_regions *s, long line1, long count1, long line2,
+			  long count2);
+void wg_xdiff_regions_release(struct wg_xdiff_regions *s);
+
+#endif
