@@ -130,6 +130,7 @@ int cmd_add(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_diff_tree(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_blame(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_mv(int argc, char **argv);
 

@@ -48,6 +48,8 @@ static const struct cli_command commands[] = {
 	{ "diff-tree", cmd_diff_tree, "webgit diff-tree [-p] [-r] [-M] [--root] <tree-ish> "
 	  "[<tree-ish>] [--] [<path>...]" },
 	{ "show", cmd_show, "webgit show [<diff options>] [<commit>...]" },
+	{ "blame", cmd_blame, "webgit blame [-l] [-s] [-e] [-t] [-f] [-n] [--root] [--porcelain | "
+	  "--line-porcelain] [--abbrev=<n>] [-L <start>,<end>] [<rev>] [--] <file>" },
 	{ "write-tree", cmd_write_tree, "webgit write-tree" },
 	{ "mktree", cmd_mktree, "webgit mktree [-z] [--missing]" },
 	{ "commit-tree", cmd_commit_tree, "webgit commit-tree <tree> [(-p <parent>)...] "
