@@ -151,6 +151,14 @@ static const char *nth_line(const struct wg_blame *b, const size_t *starts, long
 	return b->text + starts[lno];
 }
 
+/* After each group, as git: a newline when its last line had none (the
+ * file's last line, when the group reaches it). */
+static void end_line(struct wg_buf *out, const struct wg_blame *b, const struct wg_blame_entry *e)
+{
+	if (e->lno + e->num_lines == b->nlines && b->size && b->text[b->size - 1] != '\n')
+		wg_buf_addch(out, '\n');
+}
+
 static void add_commit_details(struct wg_buf *out, const struct wg_blame_commit *c)
 {
 	wg_buf_printf(out, "author %s\nauthor-mail %s\nauthor-time %llu\nauthor-tz %s\n",
@@ -212,9 +220,8 @@ static void emit_porcelain(struct wg_buf *out, const struct wg_blame *b, const s
 			wg_buf_addch(out, '\t');
 			wg_buf_add(out, line, len);
 		}
+		end_line(out, b, e);
 	}
-	if (b->size && b->text[b->size - 1] != '\n')
-		wg_buf_addch(out, '\n');
 }
 
 /* git's find_unique_abbrev(oid, default): the default length, longer
@@ -304,9 +311,8 @@ static void emit_default(struct wg_buf *out, struct wg_repo *repo, const struct 
 			wg_buf_add(out, line, len);
 		}
 		wg_buf_release(&date);
+		end_line(out, b, e);
 	}
-	if (b->size && b->text[b->size - 1] != '\n')
-		wg_buf_addch(out, '\n');
 }
 
 /* Without a revision: HEAD, when the working tree file is the same. */
@@ -328,6 +334,16 @@ out:
 	wg_buf_release(&full);
 	wg_buf_release(&text);
 	return rc;
+}
+
+/* git's wording: quoted when the working tree was to be blamed. */
+static int no_such_path(const char *path, const char *rev)
+{
+	if (wg_error_code() != WG_ENOTFOUND || !strstr(wg_error_message(), "no such path"))
+		return cli_fatal_core();
+	if (!rev)
+		return cli_fatal("no such path '%s' in HEAD", path);
+	return cli_fatal("no such path %s in %s", path, rev);
 }
 
 int cmd_blame(int argc, char **argv)
@@ -458,10 +474,7 @@ int cmd_blame(int argc, char **argv)
 		    wg_blame_run(&probe, repo, &commit, wg_buf_cstr(&path), &none)) {
 			wg_blame_options_release(&none);
 			wg_blame_release(&probe);
-			rc = strstr(wg_error_message(), "no such path")
-				     ? cli_fatal("no such path %s in %s", wg_buf_cstr(&path),
-						 rev ? rev : "HEAD")
-				     : cli_fatal_core();
+			rc = no_such_path(wg_buf_cstr(&path), rev);
 			goto out;
 		}
 		wg_blame_options_release(&none);
@@ -492,10 +505,7 @@ int cmd_blame(int argc, char **argv)
 		}
 	}
 	if (wg_blame_run(&b, repo, &commit, wg_buf_cstr(&path), &bo)) {
-		rc = wg_error_code() == WG_ENOTFOUND && strstr(wg_error_message(), "no such path")
-			     ? cli_fatal("no such path %s in %s", wg_buf_cstr(&path),
-					 rev ? rev : "HEAD")
-			     : cli_fatal_core();
+		rc = no_such_path(wg_buf_cstr(&path), rev);
 		goto out;
 	}
 	if (!rev && (rc = check_worktree(repo, &b, wg_buf_cstr(&path))))
