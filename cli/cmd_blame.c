@@ -336,6 +336,44 @@ out:
 	return rc;
 }
 
+/* prefix + file as a path from the top of the working tree: "." and
+ * empty components dropped, ".." going up (not above the top). */
+static int normalize_path(struct wg_buf *out, const char *prefix, const char *file)
+{
+	struct wg_buf in = WG_BUF_INIT;
+	const char *p, *end;
+	int err = 0;
+
+	if ((err = wg_buf_adds(&in, prefix)) || (err = wg_buf_adds(&in, file)))
+		goto out;
+	wg_buf_reset(out);
+	for (p = wg_buf_cstr(&in); *p; p = *end ? end + 1 : end) {
+		size_t len;
+		end = strchr(p, '/');
+		if (!end)
+			end = p + strlen(p);
+		len = (size_t)(end - p);
+		if (!len || (len == 1 && p[0] == '.'))
+			continue;
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			size_t at = out->len;
+			if (!at) {
+				err = cli_fatal("'%s' is outside repository", file);
+				goto out;
+			}
+			while (at && out->data[at - 1] != '/')
+				at--;
+			wg_buf_setlen(out, at ? at - 1 : 0);
+			continue;
+		}
+		if ((out->len && (err = wg_buf_addch(out, '/'))) || (err = wg_buf_add(out, p, len)))
+			goto out;
+	}
+out:
+	wg_buf_release(&in);
+	return err;
+}
+
 /* git's wording: quoted when the working tree was to be blamed. */
 static int no_such_path(const char *path, const char *rev)
 {
@@ -449,8 +487,9 @@ int cmd_blame(int argc, char **argv)
 		rc = cli_fatal_core();
 		goto out;
 	}
-	if (wg_buf_adds(&path, wg_buf_cstr(&prefix)) || wg_buf_adds(&path, file)) {
-		rc = cli_fatal("out of memory");
+	if ((rc = normalize_path(&path, wg_buf_cstr(&prefix), file))) {
+		if (rc != 128)
+			rc = cli_fatal_core();
 		goto out;
 	}
 	if (wg_revparse(&oid, repo, rev ? rev : "HEAD")) {

@@ -226,16 +226,23 @@ for FMT in sha1 sha256; do
 	f2=$("$GIT" ls-tree -r --name-only "$M^2" | head -n 1)
 	same -l "$M^2" -- "$f2"
 	# bad input: a clear error, no crash
+	top=$(printf '%s\n' "${FILES[@]}" | grep -v / | grep -v -m1 empty.txt)
 	check_fail "$FMT: blame of a missing path" "$W" blame HEAD -- no/such/file
 	check_fail "$FMT: blame of a directory" "$W" blame HEAD -- src
-	check_fail "$FMT: -L past the end" "$W" blame -L 9999,10000 src/main.c
-	check_fail "$FMT: -L 0" "$W" blame -L 0,1 src/main.c
-	check_fail "$FMT: bad revision" "$W" blame nosuchrev -- src/main.c
+	check_fail "$FMT: -L past the end" "$W" blame -L 9999,10000 "$top"
+	check_fail "$FMT: -L 0" "$W" blame -L 0,1 "$top"
+	check_fail "$FMT: bad revision" "$W" blame nosuchrev -- "$top"
 	check_output "$FMT: blame of an empty file prints nothing" "" "$W" blame empty.txt
 	# a subdirectory: the path is relative to it
 	sub=$(printf '%s\n' "${FILES[@]}" | grep -m1 /)
-	(cd "${sub%/*}" && check_same "$FMT: blame in a subdirectory" \
-		"\"\$GIT\" blame --porcelain ${sub##*/}" "\"\$W\" blame --porcelain ${sub##*/}")
+	cd "${sub%/*}" || exit 1
+	check_same "$FMT: blame in a subdirectory" \
+		"\"\$GIT\" blame --porcelain ${sub##*/}" "\"\$W\" blame --porcelain ${sub##*/}"
+	check_same "$FMT: blame of ./ and ../ paths in a subdirectory" \
+		"\"\$GIT\" blame ./${sub##*/} && \"\$GIT\" blame -s ../$top" \
+		"\"\$W\" blame ./${sub##*/} && \"\$W\" blame -s ../$top"
+	cd "$R" || exit 1
+	check_fail "$FMT: a path outside the repository" "$W" blame ../outside
 	# a shallow clone: the cut-off commit is a boundary
 	S=$T/$FMT-shallow
 	check "$FMT: shallow clone" "$GIT" clone -q --depth 4 "file://$R" "$S"
