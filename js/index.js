@@ -8,6 +8,7 @@
 //   repo.js       local reads (with a partial clone's lazy fetch) and writes
 //   remote.js     listRemoteRefs, clone, fetch, push, reading without a clone
 //   log.js        the commit walk (walked and parsed by the core)
+//   blame.js      blame (placed by the core)
 //   worktree.js   the working tree: checkout, status, files for editors
 //   branches.js   branches and tags (git branch, git tag)
 
@@ -21,6 +22,7 @@ import {
 } from './repo.js';
 import { listRemoteRefs, clone, fetch, push, readRemoteFile } from './remote.js';
 import { log } from './log.js';
+import { blame } from './blame.js';
 import {
   checkout, switchBranch, status, add, remove, reset, restore, readWorkFile, writeWorkFile,
   removeWorkFile, listWorkDir,
@@ -103,7 +105,7 @@ export const listTree = readTree;
 
 export {
   listRemoteRefs, clone, fetch, push, resolveRef, readObject, readTree, listRefs, currentBranch,
-  writeObject, writeTree, updateRef, commit, log,
+  writeObject, writeTree, updateRef, commit, log, blame,
   checkout, switchBranch, status, add, remove, reset, restore, readWorkFile, writeWorkFile,
   removeWorkFile, listWorkDir,
   branch, listBranches, deleteBranch, renameBranch, setUpstream, tag, deleteTag, listTags,
