@@ -312,7 +312,7 @@ static int find_origin(struct walk *w, size_t parent, size_t target, long *out)
 static int find_rename(struct walk *w, size_t parent, size_t target, long *out)
 {
 	struct wg_diff_changes changes = { 0 };
-	struct wg_tree_diff_options topts = { false, WG_RENAME_OPTIONS_INIT };
+	struct wg_tree_diff_options topts = { .renames = false, .rename = WG_RENAME_OPTIONS_INIT };
 	struct wg_rename_options ropts = WG_RENAME_OPTIONS_INIT;
 	struct wg_rename_file *src = NULL, dst;
 	size_t nsrc = 0, i, at;
