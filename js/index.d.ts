@@ -324,6 +324,26 @@ export interface DiffFile {
 export function diff(options: DiffOptions & { format: 'patch' }): Promise<string>;
 export function diff(options: DiffOptions & { format?: 'files' }): Promise<DiffFile[]>;
 
+/** One group of lines of blame(): start and origStart are 1-based, as in git blame --porcelain. */
+export interface BlameEntry {
+  start: number;
+  count: number;
+  commit: string;
+  /** the file's path in commit (it differs after a rename) */
+  origPath: string;
+  origStart: number;
+  /** a root (without --root) or shallow boundary commit: git's "^" */
+  boundary: boolean;
+  author: Required<Ident>;
+  committer: Required<Ident>;
+  summary: string;
+  /** the parent commit the lines were compared with (porcelain's "previous"), or null */
+  previous: string | null;
+}
+
+/** `git blame --porcelain <ref> -- <path>` (ref default HEAD) as groups of lines, in line order. */
+export function blame(options: RepoOptions & { ref?: string; path: string }): Promise<BlameEntry[]>;
+
 /** Store an object; its id. What `git fsck --strict` would reject is refused (code "EFSCK"). */
 export function writeObject(options: RepoOptions & { type?: ObjectType; data: Uint8Array | string }): Promise<string>;
 

@@ -9,6 +9,7 @@
 //   remote.js     listRemoteRefs, clone, fetch, push, reading without a clone
 //   log.js        the commit walk and history queries (done by the core)
 //   diff.js       diffs between revisions (computed and printed by the core)
+//   blame.js      blame (placed by the core)
 //   worktree.js   the working tree: checkout, status, files for editors
 //   branches.js   branches and tags (git branch, git tag)
 
@@ -23,6 +24,7 @@ import {
 import { listRemoteRefs, clone, fetch, push, readRemoteFile } from './remote.js';
 import { log, mergeBase, isAncestor, aheadBehind } from './log.js';
 import { diff } from './diff.js';
+import { blame } from './blame.js';
 import {
   checkout, switchBranch, status, add, remove, reset, restore, readWorkFile, writeWorkFile,
   removeWorkFile, listWorkDir,
@@ -105,7 +107,7 @@ export const listTree = readTree;
 
 export {
   listRemoteRefs, clone, fetch, push, resolveRef, readObject, readTree, listRefs, currentBranch,
-  writeObject, writeTree, updateRef, commit, log, mergeBase, isAncestor, aheadBehind, diff,
+  writeObject, writeTree, updateRef, commit, log, mergeBase, isAncestor, aheadBehind, diff, blame,
   checkout, switchBranch, status, add, remove, reset, restore, readWorkFile, writeWorkFile,
   removeWorkFile, listWorkDir,
   branch, listBranches, deleteBranch, renameBranch, setUpstream, tag, deleteTag, listTags,

@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# t33-blame: webgit blame against git's, byte for byte, on histories a
+# seeded generator writes like code is written: C-like files edited by
+# inserted, deleted, changed and moved blocks; renames with and without
+# edits; side branches that change the same files (top and bottom) merged
+# back, some resolved one-sided; files deleted and added again; empty
+# files, files without a final newline, CRLF files; authors with
+# different names (one not ASCII), dates and zones, and committer dates
+# that go back in time now and then. For every file at the tip and at a
+# few older commits: --porcelain, --line-porcelain, the default format,
+# -L ranges, -s -l -e -t, -f -n, --root and --abbrev; then a shallow
+# clone, whose cut-off commit is a boundary. Both object formats.
+
+. "$(dirname "$0")/lib.sh"
+require_webgit
+
+W=$WEBGIT
+T=$PWD/tmp-t33 && rm -rf "$T" && mkdir -p "$T"
+
+cat >"$T/gen.py" <<'PY'
+import os, random, subprocess, sys
+
+git, repo, seed, ncommits = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+rnd = random.Random(seed)
+WORDS = "count size name value next prev buf len data item list node key err out tmp idx".split()
+AUTHORS = [("Ann Author", "ann@example.com", "+0100"), ("Bo", "bo@example.org", "-0530"),
+           ("Jos\u00e9 N\u00fa\u00f1ez", "jose@example.net", "+0000"),
+           ("Chris Q. Longername", "chris@example.com", "+1345"), ("Di", "di@x.io", "-1000")]
+when = [1690000000]
+
+def ident():
+    return rnd.choice(WORDS) + ("_" + rnd.choice(WORDS) if rnd.random() < 0.5 else "")
+
+def stmt(depth):
+    ind = "\t" * depth
+    r = rnd.random()
+    if r < 0.12:
+        return ""
+    if r < 0.2:
+        return ind + "/* %s the %s */" % (rnd.choice(WORDS), rnd.choice(WORDS))
+    if r < 0.3:
+        return ind + "}"
+    return ind + "%s = %s(%s, %d);" % (ident(), ident(), ident(), rnd.randint(0, 99))
+
+def function():
+    ls = ["static int %s_%d(void)" % (ident(), rnd.randint(0, 999)), "{"]
+    ls += [stmt(1) for _ in range(rnd.randint(2, 10))]
+    return ls + ["\treturn 0;", "}", ""]
+
+def new_lines():
+    ls = ["/* %s */" % " ".join(rnd.choice(WORDS) for _ in range(4)), "#include <stdio.h>", ""]
+    for _ in range(rnd.randint(1, 5)):
+        ls += function()
+    return ls
+
+def read(path):
+    data = open(path, "rb").read().decode("utf-8")
+    crlf = "\r\n" in data
+    if crlf:
+        data = data.replace("\r\n", "\n")
+    eol = data.endswith("\n")
+    ls = data.split("\n")
+    if eol or data == "":
+        ls.pop()
+    return ls, eol, crlf
+
+def write(path, ls, eol=True, crlf=False):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    nl = "\r\n" if crlf else "\n"
+    data = nl.join(ls) + (nl if eol and ls else "")
+    open(path, "wb").write(data.encode("utf-8"))
+
+def edit(ls, where=None):
+    n = len(ls)
+    lo, hi = (0, n) if where is None else ((0, n // 3) if where == "top" else (2 * n // 3, n))
+    at = rnd.randint(lo, hi)
+    r = rnd.random()
+    if r < 0.25 or n < 6:
+        ls[at:at] = function()
+    elif r < 0.45:
+        del ls[at:at + rnd.randint(1, 6)]
+    elif r < 0.65 and where is None:
+        k = rnd.randint(2, min(10, n // 2))
+        s = rnd.randint(0, n - k)
+        blk = ls[s:s + k]
+        del ls[s:s + k]
+        t = rnd.randint(0, len(ls))
+        ls[t:t] = blk
+    else:
+        for _ in range(rnd.randint(1, 4)):
+            i = rnd.randint(lo, max(lo, min(hi, n) - 1))
+            if i < len(ls):
+                ls[i] = stmt(rnd.randint(1, 2))
+    return ls
+
+def run(*a, check=True):
+    return subprocess.run([git, "-C", repo] + list(a), check=check,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+
+def commit(msg):
+    name, mail, tz = rnd.choice(AUTHORS)
+    when[0] += rnd.randint(60, 86400)
+    cdate = when[0] - (rnd.randint(3600, 200000) if rnd.random() < 0.1 else 0)
+    env = dict(os.environ, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=mail,
+               GIT_AUTHOR_DATE="%d %s" % (when[0] - rnd.randint(0, 5000), tz),
+               GIT_COMMITTER_NAME="Com Mitter", GIT_COMMITTER_EMAIL="c@example.com",
+               GIT_COMMITTER_DATE="%d %s" % (cdate, rnd.choice(AUTHORS)[2]))
+    subprocess.run([git, "-C", repo, "add", "-A"], check=True)
+    subprocess.run([git, "-C", repo, "commit", "-q", "--allow-empty", "-m", msg], check=True, env=env)
+    return env
+
+def files():
+    out = subprocess.run([git, "-C", repo, "ls-files"], check=True, capture_output=True, text=True)
+    return [f for f in out.stdout.split("\n") if f]
+
+def p(f):
+    return os.path.join(repo, f)
+
+def change(where=None, allow_struct=True):
+    live = [f for f in files() if os.path.exists(p(f)) and f != "empty.txt"]
+    r = rnd.random()
+    if not live or (r < 0.12 and allow_struct):
+        f = rnd.choice(["src/", "lib/", ""]) + ident() + ".c"
+        write(p(f), new_lines(), rnd.random() > 0.2, rnd.random() < 0.15)
+        return
+    f = rnd.choice(live)
+    if allow_struct and r < 0.2:
+        dst = rnd.choice(["src/", "lib/", "moved/"]) + ident() + "_" + str(rnd.randint(0, 99)) + ".c"
+        if not os.path.exists(p(dst)):
+            os.makedirs(os.path.dirname(p(dst)), exist_ok=True)
+            run("mv", f, dst)
+            if rnd.random() < 0.6:
+                ls, eol, crlf = read(p(dst))
+                write(p(dst), edit(ls), eol, crlf)
+        return
+    if allow_struct and r < 0.25 and len(live) > 3:
+        gone.append((f, read(p(f))))
+        os.remove(p(f))
+        return
+    if allow_struct and r < 0.3 and gone:
+        f, (ls, eol, crlf) = gone.pop(0)
+        if not os.path.exists(p(f)):
+            write(p(f), edit(ls) if rnd.random() < 0.5 else ls, eol, crlf)
+        return
+    ls, eol, crlf = read(p(f))
+    if r < 0.33:
+        eol = not eol
+    write(p(f), edit(ls, where), eol, crlf)
+
+gone = []
+write(p("empty.txt"), [])
+write(p("README"), ["Read me", "line two"], eol=False)
+write(p("src/main.c"), new_lines())
+write(p("win.c"), new_lines(), crlf=True)
+commit("initial\n\nthe first files")
+c = 0
+last_merge = 0
+while c < ncommits:
+    if c - last_merge >= 6:
+        last_merge = c
+        side = "side%d" % c
+        run("checkout", "-q", "-b", side)
+        for _ in range(rnd.randint(1, 3)):
+            change("bottom", allow_struct=False)
+            commit("side %d" % c)
+            c += 1
+        run("checkout", "-q", "main")
+        for _ in range(rnd.randint(1, 2)):
+            change("top", allow_struct=False)
+            commit("main %d" % c)
+            c += 1
+        env = dict(os.environ, GIT_COMMITTER_DATE="%d +0200" % (when[0] + 30),
+                   GIT_AUTHOR_DATE="%d +0200" % (when[0] + 30))
+        opts = ["-X", "ours"] if rnd.random() < 0.3 else []
+        if subprocess.run([git, "-C", repo, "merge", "-q", "--no-ff", "-m", "merge side%d" % c]
+                          + opts + [side], env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+            run("merge", "--abort", check=False)
+        when[0] += 60
+        continue
+    for _ in range(rnd.randint(1, 3)):
+        change()
+    commit("commit %d\n\n%s" % (c, " ".join(rnd.choice(WORDS) for _ in range(8))) if c % 7 else "\n\n   \n  subject after blank lines %d" % c)
+    c += 1
+PY
+
+NCOMMITS=${WG_T33_COMMITS:-40}
+for FMT in sha1 sha256; do
+	R=$T/$FMT
+	"$GIT" init -q -b main --object-format=$FMT "$R"
+	check "$FMT: generate the history" python3 "$T/gen.py" "$GIT" "$R" $([ $FMT = sha1 ] && echo 33 || echo 66) "$NCOMMITS"
+	cd "$R" || exit 1
+	same() {
+		check_same "$FMT: blame $*" "\"\$GIT\" blame $*" "\"\$W\" blame $*"
+	}
+	mapfile -t FILES < <("$GIT" ls-files)
+	note "$FMT: $(${GIT} rev-list --count HEAD) commits, $(${GIT} rev-list --merges --count HEAD) merges, ${#FILES[@]} files"
+	for f in "${FILES[@]}"; do
+		n=$(wc -l <"$f")
+		same --porcelain HEAD -- "$f"
+		same --line-porcelain "$f"
+		same "$f"
+		same -s -l -e -t "$f"
+		same -f -n --root "$f"
+		same --abbrev=4 HEAD "$f"
+		if [ "$n" -gt 6 ]; then
+			same -L 3,$((n / 2)) --porcelain "$f"
+			same -L 2,+3 -L $((n - 1)) "$f"
+			same -L ,4 -L 5,-2 -n "$f"
+		fi
+	done
+	# older commits: every file they have
+	mapfile -t OLD < <("$GIT" rev-list --first-parent HEAD | sed -n '4p;11p;20p')
+	for c in "${OLD[@]}"; do
+		mapfile -t OF < <("$GIT" ls-tree -r --name-only "$c")
+		for f in "${OF[@]}"; do
+			same --porcelain "$c" -- "$f"
+			same "$c" "$f"
+		done
+	done
+	# a merge's second parent and a tag name as the revision
+	"$GIT" tag -f v1 HEAD~2 >/dev/null
+	f1=$("$GIT" ls-tree -r --name-only v1 | tail -n 1)
+	same --line-porcelain v1 -- "$f1"
+	M=$("$GIT" rev-list --merges -1 HEAD)
+	f2=$("$GIT" ls-tree -r --name-only "$M^2" | head -n 1)
+	same -l "$M^2" -- "$f2"
+	# bad input: a clear error, no crash
+	top=$(printf '%s\n' "${FILES[@]}" | grep -v / | grep -v -m1 empty.txt)
+	check_fail "$FMT: blame of a missing path" "$W" blame HEAD -- no/such/file
+	check_fail "$FMT: blame of a directory" "$W" blame HEAD -- src
+	check_fail "$FMT: -L past the end" "$W" blame -L 9999,10000 "$top"
+	check_fail "$FMT: -L 0" "$W" blame -L 0,1 "$top"
+	check_fail "$FMT: bad revision" "$W" blame nosuchrev -- "$top"
+	check_output "$FMT: blame of an empty file prints nothing" "" "$W" blame empty.txt
+	# a subdirectory: the path is relative to it
+	sub=$(printf '%s\n' "${FILES[@]}" | grep -m1 /)
+	cd "${sub%/*}" || exit 1
+	check_same "$FMT: blame in a subdirectory" \
+		"\"\$GIT\" blame --porcelain ${sub##*/}" "\"\$W\" blame --porcelain ${sub##*/}"
+	check_same "$FMT: blame of ./ and ../ paths in a subdirectory" \
+		"\"\$GIT\" blame ./${sub##*/} && \"\$GIT\" blame -s ../$top" \
+		"\"\$W\" blame ./${sub##*/} && \"\$W\" blame -s ../$top"
+	cd "$R" || exit 1
+	check_fail "$FMT: a path outside the repository" "$W" blame ../outside
+	# a shallow clone: the cut-off commit is a boundary
+	S=$T/$FMT-shallow
+	check "$FMT: shallow clone" "$GIT" clone -q --depth 4 "file://$R" "$S"
+	cd "$S" || exit 1
+	mapfile -t SF < <("$GIT" ls-files)
+	for f in "${SF[@]}"; do
+		same --porcelain "$f"
+		same "$f"
+	done
+	cd "$T" || exit 1
+done

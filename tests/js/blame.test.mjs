@@ -1,0 +1,123 @@
+// blame() against git blame --porcelain on a history with edits, a rename
+// with an edit, a merge of two branches that changed the same file, an
+// empty file and a file without a final newline, in both object formats
+// (environment: see lib.mjs).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadWebgit, makeTmp, gitIn } from './lib.mjs';
+
+let wg;
+let tmp;
+let git;
+
+before(async () => {
+  wg = await loadWebgit();
+  await wg.init();
+  tmp = makeTmp('blame');
+  git = gitIn(tmp);
+});
+
+after(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+// git blame --porcelain as the groups blame() returns.
+function porcelain(dir, ref, file) {
+  const lines = git(['-C', dir, 'blame', '--porcelain', ref, '--', file]).split('\n');
+  const info = {};
+  const out = [];
+  let cur = null;
+  for (const l of lines) {
+    if (l.startsWith('\t') || l === '') continue;
+    const head = /^([0-9a-f]{40,64}) (\d+) (\d+)(?: (\d+))?$/.exec(l);
+    if (head) {
+      if (!info[head[1]]) info[head[1]] = { boundary: false, previous: null };
+      cur = info[head[1]];
+      cur.oid = head[1];
+      if (head[4]) out.push({ oid: head[1], start: +head[3], count: +head[4], origStart: +head[2] });
+      continue;
+    }
+    const sp = l.indexOf(' ');
+    const key = sp < 0 ? l : l.slice(0, sp);
+    const value = sp < 0 ? '' : l.slice(sp + 1);
+    if (key === 'boundary') cur.boundary = true;
+    else if (key === 'previous') out[out.length - 1].previous = value.split(' ')[0];
+    else if (key === 'filename') out[out.length - 1].origPath = value;
+    else cur[key] = value;
+  }
+  // filename and previous are printed with a commit's first group only
+  const pathOf = {};
+  return out.map((g) => {
+    const c = info[g.oid];
+    if (g.origPath) pathOf[g.oid] = { path: g.origPath, previous: g.previous ?? null };
+    const p = pathOf[g.oid];
+    return {
+      start: g.start, count: g.count, commit: g.oid, origPath: p.path, origStart: g.origStart,
+      boundary: c.boundary,
+      author: { name: c.author, email: c['author-mail'].slice(1, -1), timestamp: +c['author-time'], timezone: c['author-tz'] },
+      committer: { name: c.committer, email: c['committer-mail'].slice(1, -1), timestamp: +c['committer-time'], timezone: c['committer-tz'] },
+      summary: c.summary,
+      previous: p.previous,
+    };
+  });
+}
+
+function makeHistory(dir, format) {
+  git(['init', '-q', '-b', 'main', `--object-format=${format}`, dir]);
+  let when = 1700000000;
+  const commit = (msg, name = 'Ann', tz = '+0100') => {
+    when += 3600;
+    git(['-C', dir, 'add', '-A']);
+    git(['-C', dir, 'commit', '-q', '-m', msg], {
+      env: {
+        ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', HOME: tmp,
+        GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: `${name.toLowerCase()}@example.com`,
+        GIT_COMMITTER_NAME: 'C', GIT_COMMITTER_EMAIL: 'c@example.com',
+        GIT_AUTHOR_DATE: `${when} ${tz}`, GIT_COMMITTER_DATE: `${when} +0000`,
+      },
+    });
+  };
+  const put = (f, text) => fs.writeFileSync(path.join(dir, f), text);
+  const body = (n, tag = '') => Array.from({ length: n }, (_, i) => `line ${i}${i % 5 === 2 ? tag : ''}`).join('\n') + '\n';
+  put('a.c', body(20));
+  put('empty', '');
+  put('tail.txt', 'one\ntwo');
+  commit('first');
+  put('a.c', body(22, ' edited'));
+  commit('edit', 'Bo', '-0530');
+  git(['-C', dir, 'mv', 'a.c', 'b.c']);
+  put('b.c', body(22, ' edited').replace('line 0\n', 'line zero\n'));
+  commit('rename with an edit', 'Cy', '+1345');
+  git(['-C', dir, 'checkout', '-q', '-b', 'side']);
+  put('b.c', fs.readFileSync(path.join(dir, 'b.c'), 'utf8') + 'side end\n');
+  put('tail.txt', 'one\ntwo\nthree');
+  commit('side');
+  git(['-C', dir, 'checkout', '-q', 'main']);
+  put('b.c', 'top\n' + fs.readFileSync(path.join(dir, 'b.c'), 'utf8'));
+  commit('main');
+  git(['-C', dir, 'merge', '-q', '--no-ff', '-m', 'merge side', 'side']);
+}
+
+for (const format of ['sha1', 'sha256']) {
+  test(`blame matches git blame --porcelain (${format})`, async () => {
+    const dir = path.join(tmp, format);
+    makeHistory(dir, format);
+    for (const [ref, file] of [['HEAD', 'b.c'], ['HEAD', 'tail.txt'], ['HEAD', 'empty'], ['HEAD~1', 'b.c'], ['side', 'tail.txt'], ['HEAD~3', 'a.c']]) {
+      const ours = await wg.blame({ dir, ref, path: file });
+      assert.deepEqual(ours, porcelain(dir, ref, file), `${ref}:${file}`);
+    }
+    const groups = await wg.blame({ dir, path: 'b.c' });
+    assert.ok(groups.some((g) => g.origPath === 'a.c'), 'lines followed through the rename');
+    assert.ok(groups.some((g) => g.boundary), 'the root commit is a boundary');
+    assert.equal(groups.reduce((n, g) => n + g.count, 0), 24);
+  });
+}
+
+test('blame refuses a missing path and a bad revision', async () => {
+  const dir = path.join(tmp, 'sha1');
+  await assert.rejects(wg.blame({ dir, path: 'no/such' }), /no such path/);
+  await assert.rejects(wg.blame({ dir, path: 'src' }));
+  await assert.rejects(wg.blame({ dir, ref: 'nosuchrev', path: 'b.c' }));
+});

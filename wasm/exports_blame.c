@@ -1,0 +1,85 @@
+/* The WebAssembly module's C ABI: blame. The core places every line
+ * (core/history/blame.h); this hands its groups to JavaScript as one
+ * listing (conventions: wasm/exports.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "exports.h"
+#include "history/blame.h"
+#include "repo/revparse.h"
+#include "util/error.h"
+
+/* The email of a "<...>" as git blame shows it, without the brackets,
+ * into `out`. */
+static const char *bare_mail(struct wg_buf *out, const char *mail)
+{
+	size_t len = strlen(mail);
+
+	wg_buf_reset(out);
+	if (len >= 2 && mail[0] == '<' && mail[len - 1] == '>')
+		wg_buf_add(out, mail + 1, len - 2);
+	else
+		wg_buf_adds(out, mail);
+	return wg_buf_cstr(out);
+}
+
+/* Blame `path` at `spec` (a revision, peeled to a commit): a listing with
+ * one record of 16 fields per group of lines, in line order: commit id,
+ * first line (1-based), line count, the line in the commit's version, the
+ * path there, "1" for a boundary commit (else ""), the author's name,
+ * email, time and zone, the committer's, the subject line, and the
+ * previous version's commit id (or ""). NULL on error. */
+API struct wgjs_object *wgjs_blame(struct wg_repo *repo, const char *spec, const char *path)
+{
+	struct wg_blame b;
+	struct wg_oid oid, commit;
+	struct wgjs_object *out = NULL;
+	struct wg_buf amail = WG_BUF_INIT, cmail = WG_BUF_INIT;
+	int err;
+
+	wg_error_clear();
+	if (wg_revparse(&oid, repo, spec) || wg_object_peel(&commit, repo, &oid, WG_OBJ_COMMIT))
+		return NULL;
+	if ((err = wg_blame_run(&b, repo, &commit, path, NULL)) ||
+	    !(out = wgjs_object_alloc(WG_OBJ_NONE)))
+		goto out;
+	for (size_t i = 0; i < b.nentries && !err; i++) {
+		const struct wg_blame_entry *e = &b.entries[i];
+		const struct wg_blame_origin *o = &b.origins[e->origin];
+		const struct wg_blame_commit *c = &b.commits[o->commit];
+		char hex[WG_MAX_HEXSZ + 1], prev[WG_MAX_HEXSZ + 1], num[5][24];
+		const char *f[16];
+
+		snprintf(num[0], sizeof(num[0]), "%ld", e->lno + 1);
+		snprintf(num[1], sizeof(num[1]), "%ld", e->num_lines);
+		snprintf(num[2], sizeof(num[2]), "%ld", e->s_lno + 1);
+		f[0] = wg_oid_to_hex(&c->oid, hex);
+		f[1] = num[0];
+		f[2] = num[1];
+		f[3] = num[2];
+		f[4] = o->path;
+		f[5] = c->boundary ? "1" : "";
+		f[6] = c->author.name;
+		f[7] = bare_mail(&amail, c->author.mail);
+		snprintf(num[3], sizeof(num[3]), "%llu", (unsigned long long)c->author.time);
+		f[8] = num[3];
+		f[9] = c->author.tz;
+		f[10] = c->committer.name;
+		f[11] = bare_mail(&cmail, c->committer.mail);
+		snprintf(num[4], sizeof(num[4]), "%llu", (unsigned long long)c->committer.time);
+		f[12] = num[4];
+		f[13] = c->committer.tz;
+		f[14] = c->summary;
+		f[15] = o->has_previous ? wg_oid_to_hex(&o->previous_commit, prev) : "";
+		err = wgjs_record_add(out, f, 16);
+	}
+out:
+	wg_blame_release(&b);
+	wg_buf_release(&amail);
+	wg_buf_release(&cmail);
+	if (err && out) {
+		wgjs_object_free(out);
+		out = NULL;
+	}
+	return out;
+}
