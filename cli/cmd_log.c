@@ -27,15 +27,10 @@ int cmd_log(int argc, char **argv)
 	cli_rev_options_init(&ro, argc);
 	cli_diff_options_init(&co.diff);
 	co.diff.raw_abbrev = -1;
+	co.diff.ui_config = true;   /* porcelain: diff.algorithm applies */
 	if (!ro.revs)
 		return cli_fatal("out of memory");
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			ro.paths = argv + i + 1;
-			ro.npaths = argc - i - 1;
-			ro.dashdash = true;
-			break;
-		}
 		if ((r = cli_rev_options_parse(&ro, argc, argv, &i)) == 1 ||
 		    (!r && (r = cli_pretty_parse_option(&co.pretty, argc, argv, &i)) == 1))
 			continue;

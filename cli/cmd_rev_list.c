@@ -25,12 +25,6 @@ int cmd_rev_list(int argc, char **argv)
 	if (!ro.revs)
 		return cli_fatal("out of memory");
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			ro.paths = argv + i + 1;
-			ro.npaths = argc - i - 1;
-			ro.dashdash = true;
-			break;
-		}
 		if (!strcmp(argv[i], "--count")) {
 			count = true;
 			continue;

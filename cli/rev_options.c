@@ -42,6 +42,13 @@ int cli_rev_options_parse(struct cli_rev_options *r, int argc, char **argv, int 
 	const char *a = argv[*i], *v;
 	struct wg_revwalk_options *w = &r->walk;
 
+	if (!strcmp(a, "--")) {   /* the rest are paths */
+		r->paths = argv + *i + 1;
+		r->npaths = argc - *i - 1;
+		r->dashdash = true;
+		*i = argc;
+		return 1;
+	}
 	if (!strcmp(a, "--topo-order"))
 		w->order = WG_REVWALK_ORDER_TOPO;
 	else if (!strcmp(a, "--date-order"))

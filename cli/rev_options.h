@@ -23,8 +23,8 @@ struct cli_rev_options {
 
 void cli_rev_options_init(struct cli_rev_options *r, int argc);
 void cli_rev_options_release(struct cli_rev_options *r);
-/* Take argv[*i] if it is a walk option: 1 taken, 0 not one, or an exit
- * code (> 1) after a message. */
+/* Take argv[*i] if it is a walk option or "--" (which takes the rest as
+ * paths): 1 taken, 0 not one, or an exit code (> 1) after a message. */
 int cli_rev_options_parse(struct cli_rev_options *r, int argc, char **argv, int *i);
 /* A revision argument (anything else not starting with '-'). */
 void cli_rev_options_add_rev(struct cli_rev_options *r, const char *arg);

@@ -9,7 +9,7 @@
 // binary checks read them.
 
 import {
-  M, withStrings, withStringArray, takeObject, records, lastError, makeError,
+  M, nulFields, withStrings, withStringArray, takeObject, records, lastError, makeError,
   throwIfAborted,
 } from './runtime.js';
 import { runOperation } from './transport.js';
@@ -23,13 +23,7 @@ const utf8 = new TextDecoder();
 // One file as wgjs_diff_next gives it: 13 NUL-terminated fields, the
 // patch text, then records of REC_WORDS little-endian u32s.
 function decodeFile(data) {
-  const f = [];
-  let at = 0;
-  while (f.length < FIELDS) {
-    const end = data.indexOf(0, at);
-    f.push(utf8.decode(data.subarray(at, end)));
-    at = end + 1;
-  }
+  const { fields: f, at } = nulFields(data, FIELDS);
   const patchLen = Number(f[11]);
   const nrecs = Number(f[12]);
   const patch = data.subarray(at, at + patchLen);

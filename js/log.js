@@ -6,7 +6,7 @@
 // between commits does not hold the repository (or, in a browser, its
 // lock).
 
-import { M, str, withStrings, withStringArray, takeObject, lastError, makeError } from './runtime.js';
+import { M, nulFields, str, withStrings, withStringArray, takeObject, lastError, makeError } from './runtime.js';
 import { withRepo } from './repo.js';
 
 const BATCH = 64;
@@ -17,13 +17,7 @@ const utf8 = new TextDecoder();
 // parents, then name, email, timestamp and zone of author and committer),
 // then the message.
 function decodeCommit(data) {
-  const f = [];
-  let at = 0;
-  while (f.length < FIELDS) {
-    const end = data.indexOf(0, at);
-    f.push(utf8.decode(data.subarray(at, end)));
-    at = end + 1;
-  }
+  const { fields: f, at } = nulFields(data, FIELDS);
   const ident = (i) => (f[i + 2] === '' ? null
     : { name: f[i], email: f[i + 1], timestamp: Number(f[i + 2]), timezone: f[i + 3] });
   return {

@@ -425,6 +425,24 @@ export function withBytes(bytes, fn) {
 }
 
 /** A wgjs_object (bytes with a type) copied out and freed. */
+/**
+ * The first n NUL-terminated UTF-8 fields of bytes the core packed
+ * (commits, diff files): { fields, at } where `at` is the offset after
+ * the last NUL, where the rest begins.
+ */
+export function nulFields(data, n) {
+  const fields = [];
+  const utf8 = new TextDecoder();
+  let at = 0;
+  while (fields.length < n) {
+    const end = data.indexOf(0, at);
+    if (end < 0) throw makeError('ECORRUPT', 'a record from the core ends early');
+    fields.push(utf8.decode(data.subarray(at, end)));
+    at = end + 1;
+  }
+  return { fields, at };
+}
+
 export function takeObject(obj) {
   if (!obj) throw lastError();
   try {

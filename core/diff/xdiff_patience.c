@@ -195,12 +195,5 @@ static int one_region(const struct wg_xdiff_env *env, struct wg_xdiff_regions *t
 
 int wg_xdiff_patience(const struct wg_xdiff_env *env)
 {
-	struct wg_xdiff_regions todo = { 0 };
-	int err = wg_xdiff_regions_push(&todo, 0, env->n[0], 0, env->n[1]);
-	while (!err && todo.n) {
-		struct wg_xdiff_region r = todo.v[--todo.n];
-		err = one_region(env, &todo, &r);
-	}
-	wg_xdiff_regions_release(&todo);
-	return err;
+	return wg_xdiff_regions_run(env, env->n[0], env->n[1], one_region);
 }

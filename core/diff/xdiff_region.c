@@ -24,3 +24,15 @@ void wg_xdiff_regions_release(struct wg_xdiff_regions *s)
 	s->v = NULL;
 	s->n = s->cap = 0;
 }
+
+int wg_xdiff_regions_run(const struct wg_xdiff_env *env, long n1, long n2, wg_xdiff_region_fn one)
+{
+	struct wg_xdiff_regions todo = { 0 };
+	int err = wg_xdiff_regions_push(&todo, 0, n1, 0, n2);
+	while (!err && todo.n) {
+		struct wg_xdiff_region r = todo.v[--todo.n];
+		err = one(env, &todo, &r);
+	}
+	wg_xdiff_regions_release(&todo);
+	return err;
+}

@@ -21,4 +21,11 @@ int wg_xdiff_regions_push(struct wg_xdiff_regions *s, long line1, long count1, l
 			  long count2);
 void wg_xdiff_regions_release(struct wg_xdiff_regions *s);
 
+/* Work off the stack from the whole of both sides (n1 and n2 lines):
+ * each stretch popped goes to one(), which may push more. */
+struct wg_xdiff_env;
+typedef int (*wg_xdiff_region_fn)(const struct wg_xdiff_env *env, struct wg_xdiff_regions *todo,
+				  const struct wg_xdiff_region *r);
+int wg_xdiff_regions_run(const struct wg_xdiff_env *env, long n1, long n2, wg_xdiff_region_fn one);
+
 #endif
