@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "diff/line_diff.h"
 #include "diff/abbrev_len.h"
 #include "history/blame.h"
 #include "object/object.h"
@@ -23,7 +24,7 @@
 #include "util/fs.h"
 #include "util/quote.h"
 
-static const char usage[] = "webgit blame [-l] [-s] [-e] [-t] [-f] [-n] [--root] "
+static const char usage[] = "webgit blame [-l] [-s] [-e] [-t] [-f] [-n] [-w] [--root] "
 			    "[-p | --porcelain | --line-porcelain] [--abbrev=<n>] "
 			    "[-L <start>,<end>] [<rev>] [--] <file>";
 
@@ -436,6 +437,8 @@ int cmd_blame(int argc, char **argv)
 			opt |= PORCELAIN | LINE_PORCELAIN;
 		} else if (!strcmp(a, "--root")) {
 			bo.show_root = true;
+		} else if (!strcmp(a, "-w")) {
+			bo.whitespace = WG_DIFF_IGNORE_ALL_SPACE;
 		} else if (!strcmp(a, "--abbrev")) {
 			abbrev = -1;
 		} else if (!strncmp(a, "--abbrev=", 9)) {

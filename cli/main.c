@@ -52,7 +52,7 @@ static const struct cli_command commands[] = {
 	{ "rev-list", cmd_rev_list, "webgit rev-list [<options>] <commit>... [--] [<path>...]" },
 	{ "merge-base", cmd_merge_base, "webgit merge-base [-a | --all] <commit> <commit>... | "
 	  "--octopus <commit>... | --is-ancestor <commit> <commit> | --independent <commit>..." },
-	{ "blame", cmd_blame, "webgit blame [-l] [-s] [-e] [-t] [-f] [-n] [--root] [--porcelain | "
+	{ "blame", cmd_blame, "webgit blame [-l] [-s] [-e] [-t] [-f] [-n] [-w] [--root] [--porcelain | "
 	  "--line-porcelain] [--abbrev=<n>] [-L <start>,<end>] [<rev>] [--] <file>" },
 	{ "write-tree", cmd_write_tree, "webgit write-tree" },
 	{ "mktree", cmd_mktree, "webgit mktree [-z] [--missing]" },

@@ -383,15 +383,17 @@ static long count_lines(const char *text, size_t size)
  * context, so a common tail of whole blocks is cut off first and its
  * lines map by the last offset. */
 static int line_map(const char *ptext, size_t psize, const char *ttext, size_t tsize, long *map,
-		    long tn)
+		    long tn, unsigned whitespace)
 {
+	struct wg_line_diff_options lo = WG_LINE_DIFF_OPTIONS_INIT;
 	struct wg_line_diff d;
 	size_t plen = psize, tlen = tsize, i;
 	long t = 0, offset = 0;
 	int err;
 
 	wg_line_diff_trim_tail(ptext, &plen, ttext, &tlen);
-	if ((err = wg_line_diff_run(&d, ptext, plen, ttext, tlen)))
+	lo.whitespace = whitespace;
+	if ((err = wg_line_diff_run_with(&d, ptext, plen, ttext, tlen, &lo)))
 		return err;
 	for (i = 0; i < d.n; i++) {
 		const struct wg_line_change *c = &d.v[i];
@@ -423,7 +425,7 @@ static int pass_to_parent(struct walk *w, size_t target, size_t porigin, const s
 	if (!(map = wg_calloc(tn ? (size_t)tn : 1, sizeof(*map))))
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	if ((err = line_map((const char *)pbuf->data, pbuf->len, (const char *)tbuf->data,
-			    tbuf->len, map, tn)))
+			    tbuf->len, map, tn, w->opts->whitespace)))
 		goto out;
 	for (i = 0; i < in->n && !err; i++) {
 		const struct run *r = &in->v[i];

@@ -30,6 +30,7 @@
 
 struct wg_blame_options {
 	bool show_root;         /* --root: a root commit is no boundary */
+	unsigned whitespace;    /* -w: WG_DIFF_IGNORE_ALL_SPACE (diff/line_diff.h) */
 	/* -L: line ranges of the blamed file, 0-based, end exclusive, sorted
 	 * and not overlapping (wg_blame_ranges_add keeps them so); none means
 	 * the whole file. */

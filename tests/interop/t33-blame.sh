@@ -243,6 +243,16 @@ for FMT in sha1 sha256; do
 		"\"\$W\" blame ./${sub##*/} && \"\$W\" blame -s ../$top"
 	cd "$R" || exit 1
 	check_fail "$FMT: a path outside the repository" "$W" blame ../outside
+	# -w: a commit that only reindents and respaces lines is passed over
+	w=$top
+	cp "$w" "$T/ws.orig"
+	sed -e 's/^\t/    /' -e 's/ = / =  /' -e 's/;$/;  /' "$T/ws.orig" >"$w"
+	printf 'a new line\n' >>"$w"
+	"$GIT" commit -qam "whitespace only, and one new line" || exit 1
+	same -w --porcelain "$w"
+	same -w "$w"
+	same --porcelain "$w"
+	"$GIT" reset -q --hard HEAD~ || exit 1
 	# a shallow clone: the cut-off commit is a boundary
 	S=$T/$FMT-shallow
 	check "$FMT: shallow clone" "$GIT" clone -q --depth 4 "file://$R" "$S"
