@@ -36,7 +36,7 @@ struct cli_diff_options {
 	int algorithm;             /* enum wg_diff_algorithm; -1: diff.algorithm or myers */
 	int indent_heuristic;      /* -1: diff.indentHeuristic or on, 0 off, 1 on */
 	unsigned whitespace;       /* WG_DIFF_IGNORE_* of diff/line_diff.h */
-	bool ui_config;            /* diff.algorithm applies (diff, show; not diff-tree) */
+	bool ui_config;            /* diff.algorithm applies (diff, show, log; not diff-tree) */
 	char **paths;              /* after "--": prefixes that limit the diff */
 	int npaths;
 	/* git's pathspec (globs too) instead of the prefixes, when set */

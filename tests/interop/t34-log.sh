@@ -227,6 +227,11 @@ for FMT in sha1 sha256; do
 	same log --format=%H --numstat -n 30
 	same log -p -- src
 	same log --stat --format=%s -- docs "*.h"
+	same log -p --histogram -n 30
+	same log -p -w --stat -n 30
+	"$GIT" config diff.algorithm patience
+	same log -p -n 30
+	"$GIT" config --unset diff.algorithm
 
 	# merge bases
 	mapfile -t C < <("$GIT" rev-list --all | shuf -n 24 --random-source=<(yes 1))
