@@ -9,7 +9,11 @@
 import { M, nulFields, str, withStrings, withStringArray, takeObject, lastError, makeError } from './runtime.js';
 import { withRepo } from './repo.js';
 
+// The first batch is small (a page shows its first commits soon); each
+// next one doubles, up to MAX_BATCH, since every batch opens the
+// repository (its pack indexes) again.
 const BATCH = 64;
+const MAX_BATCH = 4096;
 const FIELDS = 11;
 const utf8 = new TextDecoder();
 
@@ -73,6 +77,7 @@ export async function* log({
     (noMerges ? FLAGS.noMerges : 0) | (merges ? FLAGS.merges : 0) |
     (fullHistory ? FLAGS.fullHistory : 0);
   let walk = 0;
+  let size = BATCH;
   try {
     for (;;) {
       const out = await withRepo(dir, {}, (repo) => {
@@ -82,7 +87,7 @@ export async function* log({
           if (!walk) throw lastError();
         }
         const batch = [];
-        while (batch.length < BATCH) {
+        while (batch.length < size) {
           const obj = M._wgjs_log_next(walk, repo);
           if (!obj) {
             if (M._wgjs_error_code() !== 0) throw lastError();
@@ -93,7 +98,8 @@ export async function* log({
         return batch;
       });
       for (const c of out) yield c;
-      if (out.length < BATCH) return;
+      if (out.length < size) return;
+      size = Math.min(size * 2, MAX_BATCH);
     }
   } finally {
     if (walk) M._wgjs_log_free(walk);

@@ -37,7 +37,7 @@ time_tool() {
 	local name=$1 t
 	shift
 	for _ in $(seq "$RUNS"); do
-		t=$( { /usr/bin/time -f %e "$@" >"$B/$name.out" 2>/dev/null; } 2>&1 | tail -1)
+		t=$( { TIMEFORMAT=%R; time "$@" >"$B/$name.out" 2>/dev/null; } 2>&1 | tail -1)
 		echo "$t"
 	done | median
 }
