@@ -65,4 +65,12 @@ int fx_dir_entries(const char *dir);
  * one cleans up after itself. */
 void fx_rm_flat_dir(const char *dir);
 
+/* A commit whose tree holds one file `path` with `text`, by `who`
+ * ("Name <email>") at `timestamp` in zone `tz` ("+0130"), with message
+ * `msg`, written to odb (history tests build their graphs with it). */
+struct wg_odb;
+struct wg_oid fx_commit_file(struct wg_odb *odb, const char *path, const char *text,
+			     const struct wg_oid *parents, size_t n, const char *who,
+			     long timestamp, const char *tz, const char *msg);
+
 #endif

@@ -10,6 +10,7 @@
 #include "history/blame.h"
 #include "object/commit.h"
 #include "repo/repo.h"
+#include "fixtures.h"
 #include "test.h"
 #include "util/alloc.h"
 #include "util/buf.h"
@@ -32,40 +33,17 @@ static void close_repo(void)
 	repo = NULL;
 }
 
-/* A commit whose tree holds one file `path` with `text`, by `who` at
- * 1700000000 + date, with message `msg`. */
+/* A commit of one file `path`, by `who` at 1700000000 + date. */
 static struct wg_oid commit_as(const char *path, const char *text, const struct wg_oid *parents,
 			       size_t n, int date, const char *who, const char *msg)
 {
-	struct wg_buf tree = WG_BUF_INIT, raw = WG_BUF_INIT, ident = WG_BUF_INIT;
-	struct wg_oid b, t, c;
-	struct wg_commit cm;
-
-	CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, text, strlen(text), &b));
-	wg_buf_printf(&tree, "100644 %s", path);
-	wg_buf_addch(&tree, 0);
-	wg_buf_add(&tree, b.hash, 20);
-	CHECK_OK(wg_odb_write(odb, WG_OBJ_TREE, tree.data, tree.len, &t));
-	wg_commit_init(&cm);
-	cm.tree = t;
-	for (size_t i = 0; i < n; i++)
-		CHECK_OK(wg_commit_add_parent(&cm, &parents[i]));
-	wg_buf_printf(&ident, "%s %d +0130", who, 1700000000 + date);
-	CHECK_OK(wg_commit_set_author(&cm, wg_buf_cstr(&ident)));
-	CHECK_OK(wg_commit_set_committer(&cm, wg_buf_cstr(&ident)));
-	CHECK_OK(wg_commit_set_message(&cm, msg, strlen(msg)));
-	CHECK_OK(wg_commit_serialize(&cm, &raw));
-	CHECK_OK(wg_odb_write(odb, WG_OBJ_COMMIT, raw.data, raw.len, &c));
-	wg_commit_release(&cm);
-	wg_buf_release(&tree);
-	wg_buf_release(&raw);
-	wg_buf_release(&ident);
-	return c;
+	return fx_commit_file(odb, path, text, parents, n, who, 1700000000 + date, "+0130", msg);
 }
 
 static struct wg_oid commit(const char *text, const struct wg_oid *parents, size_t n, int date)
 {
-	return commit_as("file", text, parents, n, date, "A U Thor <a@example.com>", "subject\n");
+	return fx_commit_file(odb, "file", text, parents, n, "A U Thor <a@example.com>",
+			      1700000000 + date, "+0130", "subject\n");
 }
 
 /* Entry i: lno, s_lno, num_lines, and its commit. */

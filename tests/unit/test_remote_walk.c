@@ -11,6 +11,7 @@
 #include "remote/negotiator.h"
 #include "refs/refspec.h"
 #include "repo/repo.h"
+#include "fixtures.h"
 #include "test.h"
 #include "util/alloc.h"
 #include "util/buf.h"
@@ -27,39 +28,11 @@ static void open_repo(const char *name)
 	odb = wg_repo_odb(repo);
 }
 
-static struct wg_oid blob(const char *text)
-{
-	struct wg_oid id;
-	CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, text, strlen(text), &id));
-	return id;
-}
-
 /* A commit whose tree holds one file with `text`; date orders history. */
 static struct wg_oid commit(const char *text, const struct wg_oid *parents, size_t n, int date)
 {
-	struct wg_buf tree = WG_BUF_INIT, raw = WG_BUF_INIT, ident = WG_BUF_INIT;
-	struct wg_oid b = blob(text), t, c;
-	struct wg_commit cm;
-
-	wg_buf_add(&tree, "100644 file", 11);
-	wg_buf_addch(&tree, 0);
-	wg_buf_add(&tree, b.hash, 20);
-	CHECK_OK(wg_odb_write(odb, WG_OBJ_TREE, tree.data, tree.len, &t));
-	wg_commit_init(&cm);
-	cm.tree = t;
-	for (size_t i = 0; i < n; i++)
-		CHECK_OK(wg_commit_add_parent(&cm, &parents[i]));
-	wg_buf_printf(&ident, "A <a@example.com> %d +0000", 1700000000 + date);
-	CHECK_OK(wg_commit_set_author(&cm, wg_buf_cstr(&ident)));
-	CHECK_OK(wg_commit_set_committer(&cm, wg_buf_cstr(&ident)));
-	CHECK_OK(wg_commit_set_message(&cm, text, strlen(text)));
-	CHECK_OK(wg_commit_serialize(&cm, &raw));
-	CHECK_OK(wg_odb_write(odb, WG_OBJ_COMMIT, raw.data, raw.len, &c));
-	wg_commit_release(&cm);
-	wg_buf_release(&tree);
-	wg_buf_release(&raw);
-	wg_buf_release(&ident);
-	return c;
+	return fx_commit_file(odb, "file", text, parents, n, "A <a@example.com>", 1700000000 + date,
+			      "+0000", text);
 }
 
 struct collected {
