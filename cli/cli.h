@@ -133,6 +133,7 @@ int cmd_show(int argc, char **argv);
 int cmd_log(int argc, char **argv);
 int cmd_rev_list(int argc, char **argv);
 int cmd_merge_base(int argc, char **argv);
+int cmd_last_modified(int argc, char **argv);
 int cmd_blame(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_mv(int argc, char **argv);

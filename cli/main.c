@@ -50,6 +50,8 @@ static const struct cli_command commands[] = {
 	{ "show", cmd_show, "webgit show [<diff options>] [<commit>...]" },
 	{ "log", cmd_log, "webgit log [<options>] [<revision-range>] [[--] <path>...]" },
 	{ "rev-list", cmd_rev_list, "webgit rev-list [<options>] <commit>... [--] [<path>...]" },
+	{ "last-modified", cmd_last_modified, "webgit last-modified [--recursive] [--show-trees] "
+	  "[<revision>] [[--] <path>...]" },
 	{ "merge-base", cmd_merge_base, "webgit merge-base [-a | --all] <commit> <commit>... | "
 	  "--octopus <commit>... | --is-ancestor <commit> <commit> | --independent <commit>..." },
 	{ "blame", cmd_blame, "webgit blame [-l] [-s] [-e] [-t] [-f] [-n] [-w] [--root] [--porcelain | "

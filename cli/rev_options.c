@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "refs/refdb.h"
 #include "repo/revparse.h"
+#include "repo/shallow.h"
 #include "util/buf.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -25,6 +26,7 @@ void cli_rev_options_release(struct cli_rev_options *r)
 {
 	free(r->revs);
 	wg_pathspec_release(&r->pathspec);
+	wg_oidmap_release(&r->shallow);
 }
 
 static int count_value(const char *v, size_t *out)
@@ -170,6 +172,11 @@ int cli_rev_options_walk(struct cli_rev_options *r, struct wg_repo *repo,
 		}
 		r->walk.paths = &r->pathspec;
 	}
+	if (wg_repo_shallow_read(repo, &r->shallow)) {
+		rc = cli_fatal_core();
+		goto out;
+	}
+	r->walk.shallow = &r->shallow;
 	if (wg_revwalk_new(&walk, wg_repo_odb(repo), &r->walk)) {
 		rc = cli_fatal_core();
 		goto out;

@@ -19,6 +19,7 @@ struct cli_rev_options {
 	int npaths;
 	bool dashdash;                /* "--" was given */
 	struct wg_pathspec pathspec;
+	struct wg_oidmap shallow;     /* the repository's cut-off commits */
 };
 
 void cli_rev_options_init(struct cli_rev_options *r, int argc);

@@ -15,6 +15,7 @@
 #include "odb/ahead_behind.h"
 #include "odb/odb.h"
 #include "repo/revparse.h"
+#include "repo/shallow.h"
 #include "util/error.h"
 #include "util/pathspec.h"
 
@@ -33,6 +34,7 @@
 struct wgjs_log {
 	struct wg_revwalk *walk;
 	struct wg_pathspec paths;
+	struct wg_oidmap shallow;
 	struct wg_buf buf;
 };
 
@@ -42,6 +44,7 @@ API void wgjs_log_free(struct wgjs_log *w)
 		return;
 	wg_revwalk_free(w->walk);
 	wg_pathspec_release(&w->paths);
+	wg_oidmap_release(&w->shallow);
 	wg_buf_release(&w->buf);
 	free(w);
 }
@@ -77,6 +80,9 @@ API struct wgjs_log *wgjs_log_new(struct wg_repo *repo, const char **revs, uint3
 			goto fail;
 		o.paths = &w->paths;
 	}
+	if (wg_repo_shallow_read(repo, &w->shallow))
+		goto fail;
+	o.shallow = &w->shallow;
 	if (wg_revwalk_new(&w->walk, wg_repo_odb(repo), &o))
 		goto fail;
 	if (!nrevs && wg_revwalk_push_arg(w->walk, repo, "HEAD", false))

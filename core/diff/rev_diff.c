@@ -5,6 +5,7 @@
 #include "diff/rev_diff.h"
 #include "hash/oidmap.h"
 #include "odb/commit_queue.h"
+#include "repo/shallow.h"
 #include "repo/revparse.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -32,33 +33,11 @@ bool wg_diff_path_in(const char *const *paths, size_t n, const char *path)
  * against the empty tree. */
 static int is_shallow(bool *out, struct wg_repo *repo, const struct wg_oid *commit)
 {
-	struct wg_buf path = WG_BUF_INIT, data = WG_BUF_INIT;
-	char hex[WG_MAX_HEXSZ + 1];
-	size_t len;
-	int err;
+	struct wg_oidmap shallow = WG_OIDMAP_INIT;
+	int err = wg_repo_shallow_read(repo, &shallow);
 
-	*out = false;
-	wg_oid_to_hex(commit, hex);
-	len = strlen(hex);
-	if ((err = wg_fs_join(&path, wg_repo_gitdir(repo), "shallow")))
-		return err;
-	err = wg_fs_read_file(&data, wg_buf_cstr(&path));
-	if (err == WG_ENOTFOUND) {
-		wg_error_clear();
-		err = 0;
-	}
-	for (size_t at = 0; !err && at + len <= data.len;) {
-		const char *line = (const char *)data.data + at;
-		const char *nl = memchr(line, '\n', data.len - at);
-		size_t n = nl ? (size_t)(nl - line) : data.len - at;
-		if (n == len && !memcmp(line, hex, len)) {
-			*out = true;
-			break;
-		}
-		at += n + 1;
-	}
-	wg_buf_release(&path);
-	wg_buf_release(&data);
+	*out = !err && wg_oidmap_get(&shallow, commit);
+	wg_oidmap_release(&shallow);
 	return err;
 }
 

@@ -12,6 +12,7 @@
 #include "object/tree.h"
 #include "odb/commit_queue.h"
 #include "repo/revparse.h"
+#include "repo/shallow.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -94,35 +95,7 @@ static int runs_add(struct runs *r, long lno, long s_lno, long num)
 
 static int read_shallow(struct walk *w)
 {
-	struct wg_buf path = { 0 }, text = { 0 };
-	const struct wg_hash_algo *algo = wg_repo_algo(w->repo);
-	size_t at = 0;
-	int err;
-
-	if ((err = wg_fs_join(&path, wg_repo_gitdir(w->repo), "shallow")))
-		goto out;
-	err = wg_fs_read_file(&text, wg_buf_cstr(&path));
-	if (err == WG_ENOTFOUND) {
-		wg_error_clear();
-		err = 0;
-		goto out;
-	}
-	if (err)
-		goto out;
-	while (at + algo->hexsz <= text.len) {
-		struct wg_oid oid;
-		const char *eol = memchr(text.data + at, '\n', text.len - at);
-		size_t end = eol ? (size_t)(eol - (const char *)text.data) : text.len;
-
-		if (!wg_oid_from_hex(&oid, algo, (const char *)text.data + at) &&
-		    (err = wg_oidmap_set(&w->shallow, &oid, 1, NULL)))
-			goto out;
-		at = end + 1;
-	}
-out:
-	wg_buf_release(&path);
-	wg_buf_release(&text);
-	return err;
+	return wg_repo_shallow_read(w->repo, &w->shallow);
 }
 
 /* The index of commit `oid` in w->commits, added unread if new. */

@@ -154,6 +154,10 @@ int wg_commit_nodes_parse(struct wg_commit_nodes *set, struct wg_commit_node *n)
 	for (le = p; (size_t)(end - le) >= 7 + algo->hexsz && !memcmp(le, "parent ", 7);
 	     le += 7 + algo->hexsz + 1)
 		np++;
+	if (set->shallow && wg_oidmap_get(set->shallow, &n->oid)) {
+		p = le;      /* a cut-off commit: no parents, as git grafts it */
+		np = 0;
+	}
 	if (np && !(n->parents = arena_alloc(set, np * sizeof(*n->parents))))
 		return wg_error_set(WG_ENOMEM, "out of memory in a history walk");
 	for (size_t i = 0; i < np; i++, p += 7 + algo->hexsz + 1) {

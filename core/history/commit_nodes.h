@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "hash/oid.h"
+#include "hash/oidmap.h"
 #include "odb/odb.h"
 #include "util/buf.h"
 
@@ -31,6 +32,9 @@ struct wg_commit_nodes {
 	struct wg_commit_node **slots;  /* open addressing, a power of two */
 	size_t size, nr;
 	struct wg_buf scratch;
+	/* a shallow clone's cut-off commits: parsed as having no parents
+	 * (NULL: none) */
+	const struct wg_oidmap *shallow;
 	/* arena of nodes and parent arrays */
 	char **blocks;
 	size_t nblocks, block_used, block_size;

@@ -73,6 +73,7 @@ int wg_revwalk_new(struct wg_revwalk **out, struct wg_odb *odb,
 	wg_commit_nodes_init(&w->set, odb);
 	if (opts) {
 		w->o = *opts;
+		w->set.shallow = opts->shallow;
 	} else {
 		w->o.max_parents = -1;
 		w->o.max_count = SIZE_MAX;

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "hash/oid.h"
+#include "hash/oidmap.h"
 #include "history/commit_nodes.h"
 #include "odb/odb.h"
 
@@ -53,6 +54,9 @@ struct wg_revwalk_options {
 	int max_parents;         /* --no-merges: 1; -1: no bound */
 	size_t skip;             /* --skip */
 	size_t max_count;        /* -n; SIZE_MAX: all */
+	/* a shallow clone's cut-off commits (repo/shallow.h), which have no
+	 * parents for the walk as for git; NULL: none */
+	const struct wg_oidmap *shallow;
 };
 
 /* How a starting commit is taken. */

@@ -250,6 +250,17 @@ for FMT in sha1 sha256; do
 	same_rc merge-base --independent "${BR[@]}" "${C[@]:0:6}"
 	same_rc merge-base main "${C[0]}" "${C[1]}" "${C[2]}"
 
+	# a shallow clone: its cut-off commits have no parents, even where a
+	# parent came along through another line of history
+	S=$T/$FMT-shallow
+	"$GIT" clone -q --depth 7 --no-single-branch "file://$R" "$S" || exit 1
+	cd "$S" || exit 1
+	same log --format=%H --all
+	same log --format=%H --topo-order
+	same rev-list --count --all
+	same log --format=%H --all -- src
+	cd "$R" || exit 1
+
 	# errors
 	same_rc log no-such-rev
 	same_rc log main..no-such-rev
