@@ -251,6 +251,11 @@ export function log(options: RepoOptions & {
  * octopus: of all of them at once. */
 export function mergeBase(options: RepoOptions & { commits: string[]; all?: false; octopus?: boolean }): Promise<string | null>;
 export function mergeBase(options: RepoOptions & { commits: string[]; all: true; octopus?: boolean }): Promise<string[]>;
+/** git last-modified: for each entry of ref's tree (files below it with recursive, trees too with showTrees), the
+ * commit that last changed it, in git's order; paths (pathspecs from the top) limit it. */
+export function lastModified(options: RepoOptions & {
+  ref?: string; paths?: string | string[]; recursive?: boolean; showTrees?: boolean;
+}): Promise<{ path: string; commit: string }[]>;
 /** git merge-base --is-ancestor: is ancestor reachable from commit? */
 export function isAncestor(options: RepoOptions & { ancestor: string; commit: string }): Promise<boolean>;
 /** Commits reachable from ref and not base (ahead), and from base and not ref (behind). */

@@ -22,7 +22,7 @@ import {
   listRefs, currentBranch, writeObject, writeTree, updateRef, commit,
 } from './repo.js';
 import { listRemoteRefs, clone, fetch, push, readRemoteFile } from './remote.js';
-import { log, mergeBase, isAncestor, aheadBehind } from './log.js';
+import { log, mergeBase, isAncestor, aheadBehind, lastModified } from './log.js';
 import { diff } from './diff.js';
 import { blame } from './blame.js';
 import {
@@ -107,7 +107,7 @@ export const listTree = readTree;
 
 export {
   listRemoteRefs, clone, fetch, push, resolveRef, readObject, readTree, listRefs, currentBranch,
-  writeObject, writeTree, updateRef, commit, log, mergeBase, isAncestor, aheadBehind, diff, blame,
+  writeObject, writeTree, updateRef, commit, log, mergeBase, isAncestor, aheadBehind, lastModified, diff, blame,
   checkout, switchBranch, status, add, remove, reset, restore, readWorkFile, writeWorkFile,
   removeWorkFile, listWorkDir,
   branch, listBranches, deleteBranch, renameBranch, setUpstream, tag, deleteTag, listTags,

@@ -149,3 +149,29 @@ export async function aheadBehind({ dir, ref, base } = {}) {
     }
   });
 }
+
+/**
+ * git last-modified: for each entry of the tree of `ref` (default HEAD)
+ * — the files below it with recursive, its trees too with showTrees —
+ * the commit that last changed it, as [{ path, commit }] in git's order;
+ * `paths` (pathspecs from the top) limit it. Reads commits and trees
+ * only, so a blob-less clone fetches nothing.
+ */
+export async function lastModified({ dir, ref = 'HEAD', paths, recursive = false, showTrees = false } = {}) {
+  const pathList = paths === undefined || paths === null ? [] : [].concat(paths).map(String);
+  return withRepo(dir, {}, (repo) => {
+    const obj = withStrings([String(ref)], (r) => withStringArray(pathList, (p, n) =>
+      M._wgjs_last_modified(repo, r, p, n, recursive ? 1 : 0, showTrees ? 1 : 0)));
+    if (!obj) throw lastError();
+    const data = takeObject(obj).data;
+    const out = [];
+    const utf8 = new TextDecoder();
+    for (let at = 0; at < data.length;) {
+      const a = data.indexOf(0, at);
+      const b = data.indexOf(0, a + 1);
+      out.push({ path: utf8.decode(data.subarray(a + 1, b)), commit: utf8.decode(data.subarray(at, a)) });
+      at = b + 1;
+    }
+    return out;
+  });
+}

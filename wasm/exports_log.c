@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "exports.h"
+#include "history/last_modified.h"
 #include "history/merge_base.h"
 #include "history/revwalk.h"
 #include "object/commit.h"
@@ -249,4 +250,60 @@ API int wgjs_ahead_behind(struct wg_repo *repo, const char *a, const char *b, ui
 	counts[0] = (uint32_t)ahead;
 	counts[1] = (uint32_t)behind;
 	return 0;
+}
+
+struct lm_out {
+	struct wg_buf buf;
+};
+
+static int lm_emit(void *payload, const char *path, const struct wg_oid *commit)
+{
+	struct lm_out *o = payload;
+	int err;
+	if ((err = wg_buf_adds(&o->buf, wg_oid_hex(commit))) || (err = wg_buf_addch(&o->buf, '\0')) ||
+	    (err = wg_buf_adds(&o->buf, path)))
+		return err;
+	return wg_buf_addch(&o->buf, '\0');
+}
+
+/* git last-modified of `rev` (NULL: HEAD): a wgjs_object whose data is
+ * pairs of NUL-terminated fields, commit id then path, in git's order;
+ * `paths` limit it (pathspecs from the top); recursive and show_trees
+ * are -r and -t. NULL on error. */
+API struct wgjs_object *wgjs_last_modified(struct wg_repo *repo, const char *rev,
+					   const char **paths, uint32_t npaths, uint32_t recursive,
+					   uint32_t show_trees)
+{
+	struct wg_last_modified_options lo = { 0 };
+	struct wg_pathspec ps = { 0 };
+	struct wg_oidmap shallow = WG_OIDMAP_INIT;
+	struct lm_out o = { WG_BUF_INIT };
+	struct wgjs_object *out = NULL;
+	struct wg_oid commit;
+
+	wg_error_clear();
+	lo.recursive = recursive;
+	lo.show_trees = show_trees;
+	if (commit_of(&commit, repo, rev ? rev : "HEAD") || wg_repo_shallow_read(repo, &shallow))
+		goto out;
+	lo.shallow = &shallow;
+	if (npaths) {
+		if (wg_pathspec_init(&ps, "", paths, npaths))
+			goto out;
+		lo.paths = &ps;
+	}
+	if (wg_last_modified(wg_repo_odb(repo), &commit, &lo, lm_emit, &o))
+		goto out;
+	if (!(out = wgjs_object_alloc(WG_OBJ_BLOB))) {
+		wg_error_set(WG_ENOMEM, "out of memory");
+		goto out;
+	}
+	wg_buf_release(&out->data);
+	out->data = o.buf;
+	o.buf = (struct wg_buf)WG_BUF_INIT;
+out:
+	wg_pathspec_release(&ps);
+	wg_oidmap_release(&shallow);
+	wg_buf_release(&o.buf);
+	return out;
 }

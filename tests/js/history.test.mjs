@@ -176,4 +176,19 @@ for (const fmt of ['sha1', 'sha256']) {
     await assert.rejects(ids({ dir, range: 'main..no-such' }), (e) => e.code === 'ENOTFOUND');
     await assert.rejects(ids({ dir, order: 'sideways' }), (e) => e.code === 'EINVALID');
   });
+
+  test(`${fmt}: lastModified is git last-modified`, async () => {
+    const { dir, branches } = repos[fmt];
+    const parse = (s) => lines(s).map((l) => { const [commit, path] = l.split('\t'); return { path, commit }; });
+    for (const [opts, args] of [
+      [{}, []], [{ recursive: true }, ['-r']], [{ recursive: true, showTrees: true }, ['-r', '-t']],
+      [{ ref: branches[1], recursive: true }, ['-r', branches[1]]],
+      [{ recursive: true, paths: 'src' }, ['-r', '--', 'src']],
+    ]) {
+      const want = parse(git(['-C', dir, 'last-modified', ...args]));
+      assert.ok(want.length > 0);
+      assert.deepEqual(await wg.lastModified({ dir, ...opts }), want, `last-modified ${args.join(' ')}`);
+    }
+    await assert.rejects(wg.lastModified({ dir, ref: 'no-such' }), (e) => e.code === 'ENOTFOUND');
+  });
 }
