@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-history.sh: the history queries a forge preview makes (log, log -p,
-# a path's log, rev-list --count, merge-base) on the generated history
+# a path's log, rev-list --count, merge-base, last-modified) on the generated history
 # repository (scripts/gen-history-repo.sh: 21k commits, 1,600 files),
 # timed for git, the native webgit CLI and the WebAssembly build in Node
 # (scripts/wasm-history.mjs; one process per command, module load
@@ -65,3 +65,5 @@ row "log of one path" "log --format=%H -- $path" "log -- $path"
 row "log of a directory, --topo-order" "log --format=%H --topo-order -- ${path%%/*}" ""
 row "rev-list --count --all" "rev-list --count --all" ""
 row "merge-base" "merge-base $old $side" "merge-base $old $side"
+row "last-modified (top level)" "last-modified" "last-modified"
+row "last-modified -r (all files)" "last-modified -r" "last-modified -r"

@@ -6,6 +6,7 @@
 //   WEBGIT_JS_DIR=build/wasm/js node scripts/wasm-history.mjs log [<rev>] [-- <path>...]
 //   WEBGIT_JS_DIR=build/wasm/js node scripts/wasm-history.mjs log-p <n>
 //   WEBGIT_JS_DIR=build/wasm/js node scripts/wasm-history.mjs merge-base <a> <b>
+//   WEBGIT_JS_DIR=build/wasm/js node scripts/wasm-history.mjs last-modified [-r]
 //
 // log prints ids (git log --format=%H); log-p prints, for the last n
 // commits, each id and its patch against its first parent (what
@@ -36,6 +37,11 @@ if (verb === 'log') {
       if (patch) out.push(`\n${patch}`);
     }
     if (out.length > 256) flush();
+  }
+} else if (verb === 'last-modified') {
+  const q = (p) => (/["\\\x00-\x1f\x7f-\xff]/.test(p) ? null : p);
+  for (const e of await wg.lastModified({ dir, recursive: args.includes('-r') })) {
+    out.push(`${e.commit}\t${q(e.path) ?? JSON.stringify(e.path)}\n`);
   }
 } else if (verb === 'merge-base') {
   out.push(`${await wg.mergeBase({ dir, commits: args })}\n`);
