@@ -22,13 +22,18 @@ int wg_repo_shallow_read(struct wg_repo *repo, struct wg_oidmap *out)
 		err = 0;
 		goto out;
 	}
-	while (!err && at + algo->hexsz <= text.len) {
+	while (!err && at < text.len) {
 		const char *line = (const char *)text.data + at;
 		const char *eol = memchr(line, '\n', text.len - at);
+		size_t len = eol ? (size_t)(eol - line) : text.len - at;
 		struct wg_oid oid;
-		if (!wg_oid_from_hex(&oid, algo, line))
+		/* as remote/remote_fetch.c reads it: an id a line, nothing else */
+		if (len && (len != algo->hexsz || wg_oid_from_hex(&oid, algo, line)))
+			err = wg_error_set(WG_ECORRUPT, "%s: bad line '%.*s'", wg_buf_cstr(&path),
+					   (int)(len > 80 ? 80 : len), line);
+		else if (len)
 			err = wg_oidmap_set(out, &oid, 1, NULL);
-		at = eol ? (size_t)(eol - (const char *)text.data) + 1 : text.len;
+		at += len + 1;
 	}
 out:
 	wg_buf_release(&path);

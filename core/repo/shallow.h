@@ -8,7 +8,7 @@
 #include "repo/repo.h"
 
 /* Add the repository's shallow commits to *out (flag 1); none when the
- * file does not exist. */
+ * file does not exist; WG_ECORRUPT for a line that is not one id. */
 int wg_repo_shallow_read(struct wg_repo *repo, struct wg_oidmap *out);
 
 #endif
