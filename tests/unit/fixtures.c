@@ -12,6 +12,7 @@
 #include "object/commit.h"
 #include "odb/odb.h"
 #include "protocol/pktline.h"
+#include "repo/repo.h"
 #include "test.h"
 
 const struct wg_hash_algo *fx_sha1(void) { return wg_hash_algo_by_id(WG_HASH_SHA1); }
@@ -240,4 +241,15 @@ struct wg_oid fx_commit_file(struct wg_odb *odb, const char *path, const char *t
 	wg_buf_release(&raw);
 	wg_buf_release(&ident);
 	return c;
+}
+
+struct wg_repo *fx_init_bare_repo(const char *name)
+{
+	struct wg_repo_init_options o = WG_REPO_INIT_OPTIONS_INIT;
+	struct wg_repo *repo = NULL;
+
+	o.bare = true;
+	o.object_format = "sha1";
+	CHECK_OK(wg_repo_init(&repo, wg_test_tmpdir(name), &o));
+	return repo;
 }

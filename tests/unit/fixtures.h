@@ -69,6 +69,9 @@ void fx_rm_flat_dir(const char *dir);
  * ("Name <email>") at `timestamp` in zone `tz` ("+0130"), with message
  * `msg`, written to odb (history tests build their graphs with it). */
 struct wg_odb;
+struct wg_repo;
+/* A new bare SHA-1 repository in the test's temporary directory `name`. */
+struct wg_repo *fx_init_bare_repo(const char *name);
 struct wg_oid fx_commit_file(struct wg_odb *odb, const char *path, const char *text,
 			     const struct wg_oid *parents, size_t n, const char *who,
 			     long timestamp, const char *tz, const char *msg);

@@ -21,10 +21,7 @@ static struct wg_odb *odb;
 
 static void open_repo(const char *name)
 {
-	struct wg_repo_init_options o = WG_REPO_INIT_OPTIONS_INIT;
-	o.bare = true;
-	o.object_format = "sha1";
-	CHECK_OK(wg_repo_init(&repo, wg_test_tmpdir(name), &o));
+	repo = fx_init_bare_repo(name);
 	odb = wg_repo_odb(repo);
 }
 
