@@ -1150,7 +1150,7 @@ static int resolve_all(struct wg_indexer *ix)
 	for (k = 0; k < ix->nworkers; k++) {
 		ix->workers[k].ix = ix;
 		/* NULL (out of memory) just reads the file directly. */
-		ix->workers[k].windows = wg_pack_windows_new(ix->fd, ix->file_pos);
+		ix->workers[k].windows = wg_pack_windows_new(ix->fd, ix->file_pos, WG_PACK_ACCESS_SEQUENTIAL);
 	}
 	if (ix->nworkers > 1) {
 		if ((err = wg_mutex_init(&ix->lock)))

@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "pack/delta_apply.h"
+#include "pack/pack_cache.h"
 #include "pack/pack_format.h"
 #include "util/alloc.h"
 #include "util/fs.h"
@@ -202,7 +203,7 @@ int wg_pack_open(struct wg_pack **out, const char *idx_path, const struct wg_has
 	}
 	memcpy(p->path, idx_path, n - 4);
 	memcpy(p->path + n - 4, ".pack", 6);
-	if ((err = wg_pack_idx_open(&p->idx, idx_path, algo)))
+	if ((err = wg_pack_cache_open_idx(&p->idx, idx_path, algo)))
 		goto fail;
 	p->src.fd = wg_fs_open(p->path, O_RDONLY, 0);
 	if (p->src.fd < 0) {
@@ -224,8 +225,6 @@ int wg_pack_open(struct wg_pack **out, const char *idx_path, const struct wg_has
 	    (err = wg_pack_header_parse(hdr, &version, &count)) ||
 	    (err = wg_pack_pread(p->src.fd, trailer, algo->rawsz, p->end)))
 		goto fail;
-	/* Without windows (out of memory) reads just go to the file. */
-	p->src.windows = wg_pack_windows_new(p->src.fd, p->size);
 	if (count != wg_pack_idx_count(p->idx)) {
 		err = wg_error_set(WG_ECORRUPT, "pack '%s' claims %u objects but its index has %u",
 				   p->path, count, wg_pack_idx_count(p->idx));
@@ -235,6 +234,16 @@ int wg_pack_open(struct wg_pack **out, const char *idx_path, const struct wg_has
 		err = wg_error_set(WG_ECORRUPT, "pack '%s' does not match its index", p->path);
 		goto fail;
 	}
+	/* The windows an earlier open of this pack read (pack/pack_cache.h),
+	 * else new ones; without windows (out of memory) reads just go to the
+	 * file. */
+	p->src.windows = wg_pack_cache_take_windows(p->idx);
+	if (p->src.windows && wg_pack_windows_rebind(p->src.windows, p->src.fd, p->size)) {
+		wg_pack_windows_free(p->src.windows);
+		p->src.windows = NULL;
+	}
+	if (!p->src.windows)
+		p->src.windows = wg_pack_windows_new(p->src.fd, p->size, WG_PACK_ACCESS_SCATTERED);
 	*out = p;
 	return 0;
 fail:
@@ -259,10 +268,9 @@ void wg_pack_free(struct wg_pack *p)
 	if (!p)
 		return;
 	cache_clear(p);
-	wg_pack_windows_free(p->src.windows);
 	if (p->src.fd >= 0)
 		wg_fs_close(p->src.fd);
-	wg_pack_idx_free(p->idx);
+	wg_pack_cache_release(p->idx, p->src.windows);
 	wg_free(p->path);
 	wg_free(p);
 }

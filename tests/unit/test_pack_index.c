@@ -20,6 +20,7 @@
 #include "pack/indexer.h"
 #include "util/hex.h"
 #include "pack/pack.h"
+#include "pack/pack_cache.h"
 #include "pack/pack_format.h"
 #include "repo/repo.h"
 #include "fixtures.h"
@@ -741,6 +742,139 @@ static void test_idx_v1_and_prefix(void)
 	wg_buf_release(&v1);
 }
 
+/* ---- indexes and windows kept between opens (pack/pack_cache.h) ------------ */
+
+/* The file system as it is, counting the opens of .idx files and the
+ * reads of .pack files. */
+static const struct wg_fs_ops *counted_inner;
+static int idx_opens, pack_reads, pack_fd = -1;
+
+static int counted_open(const char *path, int flags, int mode)
+{
+	size_t n = strlen(path);
+	int fd = counted_inner->open(path, flags, mode);
+	if (n > 4 && !strcmp(path + n - 4, ".idx"))
+		idx_opens++;
+	if (n > 5 && !strcmp(path + n - 5, ".pack"))
+		pack_fd = fd;
+	return fd;
+}
+
+static ssize_t counted_pread(int fd, void *buf, size_t len, int64_t offset)
+{
+	if (fd == pack_fd)
+		pack_reads++;
+	return counted_inner->pread(fd, buf, len, offset);
+}
+
+/* The pack of build_valid in dir; its .idx path in idx_path. */
+static void write_valid_pack(const struct wg_hash_algo *algo, const char *dir,
+			     struct wg_oid ids[6], struct wg_buf *idx_path)
+{
+	unsigned char h[WG_MAX_RAWSZ];
+	char hex[WG_MAX_HEXSZ + 1];
+	struct pb p;
+	build_valid(&p, algo, ids);
+	CHECK_OK(run(algo, dir, &p.buf, 0, 0, NULL, 0, NULL, h));
+	wg_hex_encode(hex, h, algo->rawsz);
+	wg_buf_reset(idx_path);
+	wg_buf_printf(idx_path, "%s/pack-%s.idx", dir, hex);
+	wg_buf_release(&p.buf);
+}
+
+/* Open the pack at idx_path, read ids[3] (a delta three deep) and check
+ * its content; returns the pack still open (NULL on failure). */
+static struct wg_pack *open_and_read(const char *idx_path, const struct wg_hash_algo *algo,
+				     const struct wg_oid *id)
+{
+	struct wg_pack *pack = NULL;
+	struct wg_buf out = WG_BUF_INIT;
+	enum wg_object_type type;
+	CHECK_OK(wg_pack_open(&pack, idx_path, algo));
+	if (!pack)
+		return NULL;
+	CHECK_OK(wg_pack_read(pack, id, &type, &out));
+	CHECK(type == WG_OBJ_BLOB && out.len == strlen(texts[3]) &&
+	      !memcmp(out.data, texts[3], out.len));
+	wg_buf_release(&out);
+	return pack;
+}
+
+static void test_pack_cache(void)
+{
+	const struct wg_hash_algo *algo = wg_hash_algo_by_id(WG_HASH_SHA256);
+	struct wg_fs_ops counted;
+	struct wg_buf idx = WG_BUF_INIT, moved = WG_BUF_INIT, copy = WG_BUF_INIT, tmp = WG_BUF_INIT;
+	struct wg_oid ids[6];
+	struct wg_pack *a, *b;
+	char dir[512], dir2[520];
+	int opens, reads;
+
+	snprintf(dir, sizeof(dir), "%s", wg_test_tmpdir("pack-cache"));
+	snprintf(dir2, sizeof(dir2), "%s-moved", dir);
+	write_valid_pack(algo, dir, ids, &idx);
+	counted_inner = wg_fs_ops();
+	counted = *counted_inner;
+	counted.open = counted_open;
+	counted.pread = counted_pread;
+	wg_fs_set_ops(&counted);
+
+	/* No budget (the default): every open reads the index again. */
+	wg_pack_free(open_and_read(wg_buf_cstr(&idx), algo, &ids[3]));
+	wg_pack_free(open_and_read(wg_buf_cstr(&idx), algo, &ids[3]));
+	CHECK(idx_opens == 2);
+
+	/* With one, the second open takes the index and the windows the
+	 * first one left: no index read, no pack read for the same object
+	 * beyond the header and trailer checks. */
+	wg_pack_cache_set_budget((size_t)16 << 20);
+	wg_pack_free(open_and_read(wg_buf_cstr(&idx), algo, &ids[3]));
+	CHECK(idx_opens == 3);
+	reads = pack_reads;
+	wg_pack_free(open_and_read(wg_buf_cstr(&idx), algo, &ids[3]));
+	CHECK(idx_opens == 3);
+	CHECK(pack_reads == reads + 2);
+
+	/* Two opens at once share the index; the second reads through
+	 * windows of its own (the kept ones are the first's). Both read. */
+	a = open_and_read(wg_buf_cstr(&idx), algo, &ids[3]);
+	b = open_and_read(wg_buf_cstr(&idx), algo, &ids[3]);
+	CHECK(a && b && wg_pack_index(a) == wg_pack_index(b));
+	CHECK(idx_opens == 3);
+	wg_pack_free(a);
+	wg_pack_free(b);
+
+	/* The same files under another path (a fresh mount point each call,
+	 * as the JS API has it): still the same pack. */
+	CHECK(rename(dir, dir2) == 0);
+	wg_buf_adds(&moved, dir2);
+	wg_buf_adds(&moved, wg_buf_cstr(&idx) + strlen(dir));
+	wg_pack_free(open_and_read(wg_buf_cstr(&moved), algo, &ids[3]));
+	CHECK(idx_opens == 3);
+
+	/* An index file replaced (another inode, as a rename into place
+	 * gives) is read again. */
+	CHECK_OK(wg_fs_read_file(&copy, wg_buf_cstr(&moved)));
+	wg_buf_reset(&tmp);
+	wg_buf_printf(&tmp, "%s/new-idx", dir2);
+	CHECK_OK(wg_fs_write_new_file(wg_buf_cstr(&tmp), copy.data, copy.len, 0444));
+	CHECK(rename(wg_buf_cstr(&tmp), wg_buf_cstr(&moved)) == 0);
+	opens = idx_opens;
+	wg_pack_free(open_and_read(wg_buf_cstr(&moved), algo, &ids[3]));
+	CHECK(idx_opens == opens + 1);
+
+	/* A budget too small for what is kept frees it: read again. */
+	wg_pack_cache_set_budget(1);
+	wg_pack_free(open_and_read(wg_buf_cstr(&moved), algo, &ids[3]));
+	CHECK(idx_opens == opens + 2);
+	wg_pack_cache_set_budget(0);
+	wg_fs_set_ops(counted_inner);
+	wg_buf_release(&idx);
+	wg_buf_release(&moved);
+	wg_buf_release(&copy);
+	wg_buf_release(&tmp);
+}
+
 WG_TEST_MAIN("pack_index",
 	WG_TEST(test_valid_pack_all_splits),
 	WG_TEST(test_indexer_find),
@@ -749,4 +883,5 @@ WG_TEST_MAIN("pack_index",
 	WG_TEST(test_bad_packs),
 	WG_TEST(test_fsck_rejects_bad_tree),
 	WG_TEST(test_fix_thin),
-	WG_TEST(test_idx_v1_and_prefix))
+	WG_TEST(test_idx_v1_and_prefix),
+	WG_TEST(test_pack_cache))
