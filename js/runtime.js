@@ -21,6 +21,10 @@ export let scratch = 0;
 export let node = null;
 
 let loading = null;
+// Bytes of pack indexes and read windows nobody holds that the module
+// keeps for the next call (core/pack/pack_cache.h): 64 MiB holds the
+// indexes of a few million objects.
+const PACK_CACHE_BYTES = 64 * 1024 * 1024;
 const progressFns = new Map();
 let progressSeq = 0;
 
@@ -110,6 +114,9 @@ async function load({ wasm } = {}) {
   if (node && process.platform !== 'win32') m._wgjs_host_fs_install();
   ITEROVER = m._wgjs_iterover();
   m._wgjs_set_umask(isNode ? process.umask() : 0o022);   // Deno's umask() is unstable
+  // Pack indexes and windows kept between calls (each call opens the
+  // repository).
+  m._wgjs_set_pack_cache_budget(PACK_CACHE_BYTES);
   scratch = m._malloc(4);
   M = m;
 }
@@ -324,6 +331,10 @@ const hostFs = {
     const hp = hostPath(p);
     if (hp === null) return NOT_HOST;
     try {
+      // A missing directory is common (the loose objects' objects/xx of
+      // an abbreviation's search) and an exception is costly in V8: ask
+      // first, without one.
+      if (node.fs.statSync(hp, statOpts) === undefined) return -ENOENT;
       return node.fs.readdirSync(hp);
     } catch (e) {
       return errno(e);

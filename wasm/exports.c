@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "exports.h"
+#include "pack/pack_cache.h"
 #include "util/error.h"
 #include "util/limits.h"
 
@@ -93,6 +94,15 @@ API double wgjs_limits_get(const char *name)
 API int wgjs_set_umask(int mask)
 {
 	return (int)umask((mode_t)mask);
+}
+
+/* How many bytes of pack indexes and read windows stay in memory between
+ * calls (pack/pack_cache.h): every JS call opens the repository again,
+ * and without this each one reads every .idx whole and loads its pack
+ * windows again. 0 turns it off. */
+API void wgjs_set_pack_cache_budget(double bytes)
+{
+	wg_pack_cache_set_budget(bytes > 0 ? (size_t)bytes : 0);
 }
 
 /* --- object ids ---------------------------------------------------------------------------- */
