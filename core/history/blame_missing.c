@@ -181,7 +181,10 @@ static int rename_point(struct plan *p, const struct wg_oid *ptree, const struct
 	}
 	if (err || !have_dst || !nsrc)
 		goto out;
-	if (any_absent) {
+	/* the added file is this visit's version, listed already if absent */
+	if ((err = want(p, dst.mode, &dst.oid, &absent)))
+		goto out;
+	if (any_absent || absent) {
 		/* an exact rename needs no contents: follow it now */
 		if ((src_of = exact_source(src, nsrc, &dst)) >= 0)
 			err = visit_add(p, parent, src[src_of].path);
