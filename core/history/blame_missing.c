@@ -157,7 +157,7 @@ static int rename_point(struct plan *p, const struct wg_oid *ptree, const struct
 	struct wg_diff_changes changes = { 0 };
 	struct wg_tree_diff_options topts = { .renames = false, .rename = WG_RENAME_OPTIONS_INIT };
 	struct wg_rename_options ropts = WG_RENAME_OPTIONS_INIT;
-	struct wg_rename_file *src = NULL, dst;
+	struct wg_rename_file *src = NULL, dst = { 0 };
 	size_t nsrc = 0;
 	int src_of = -1, score = 0, err;
 	bool limited = false, have_dst = false, absent, any_absent = false;
