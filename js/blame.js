@@ -1,10 +1,17 @@
 // blame(): which commit last brought each line of a file into its state at
 // a revision, as git blame finds it. The core does all of it
-// (core/history/blame.h through wasm/exports_blame.c); this file only
-// decodes the groups it lists.
+// (core/history/blame.h through wasm/exports_blame.c); this file decodes
+// the groups it lists, and drives the fetch a partial clone needs: the
+// versions of the file along its history are listed from trees alone
+// (core/history/blame_missing.h) and fetched in one request, again after
+// each rename whose source only their contents tell, before the blame
+// reads them.
 
-import { M, withStrings, takeObject, lastError, records } from './runtime.js';
-import { withRepo } from './repo.js';
+import {
+  M, withStrings, withStringArray, takeObject, lastError, records, throwIfAborted,
+} from './runtime.js';
+import { runOperation } from './transport.js';
+import { withRepo, lazily } from './repo.js';
 
 const ident = (name, email, timestamp, timezone) => ({
   name, email, timestamp: Number(timestamp), timezone,
@@ -17,12 +24,19 @@ const ident = (name, email, timestamp, timezone) => ({
  * git blame --porcelain: origStart is the line in commit's version of the
  * file, which was called origPath there; previous is the parent commit the
  * lines were compared with, or null). Renames are followed; merges give
- * each line to the first parent that has it. No -M/-C, no -w.
+ * each line to the first parent that has it. No -M/-C, no -w. In a
+ * partial clone the file's versions are fetched first, in one request per
+ * rename along the way (the remote options as for readFile; lazy: false
+ * fetches nothing).
  */
-export async function blame({ dir, ref = 'HEAD', path } = {}) {
-  return withRepo(dir, {}, (repo) => {
-    const obj = withStrings([ref, String(path)], (r, p) => M._wgjs_blame(repo, r, p));
-    if (!obj) throw lastError();
+export async function blame({ dir, ref = 'HEAD', path, ...remote } = {}) {
+  return withRepo(dir, {}, async (repo, state) => {
+    await fetchMissing(repo, state, String(ref), String(path), remote);
+    const obj = await lazily(repo, state, remote, () => {
+      const o = withStrings([ref, String(path)], (r, p) => M._wgjs_blame(repo, r, p));
+      if (!o) throw lastError();
+      return o;
+    });
     return records(takeObject(obj).data, 16).map((f) => ({
       start: Number(f[1]),
       count: Number(f[2]),
@@ -36,4 +50,28 @@ export async function blame({ dir, ref = 'HEAD', path } = {}) {
       previous: f[15] || null,
     }));
   });
+}
+
+// The blobs the blame will read that a blob-less clone lacks: listed,
+// fetched in one request, listed again (a rename's source is known once
+// the candidates are there) until nothing is new. What the list could not
+// foresee is left to the blame's own lazy reads.
+async function fetchMissing(repo, state, ref, path, remote) {
+  if (remote?.lazy === false || !M._wgjs_repo_promisor_remote(repo)) return;
+  const tried = new Set();
+  for (;;) {
+    const obj = await lazily(repo, state, remote, () => {
+      const o = withStrings([ref, path], (r, p) => M._wgjs_blame_missing(repo, r, p));
+      if (!o) throw lastError();
+      return o;
+    });
+    const missing = records(takeObject(obj).data, 1).map(([h]) => h).filter((h) => !tried.has(h));
+    if (!missing.length) return;
+    for (const h of missing) tried.add(h);
+    throwIfAborted(remote?.signal);
+    await runOperation(
+      () => withStringArray(missing, (a, n) => M._wgjs_promisor_fetch_new(repo, a, n)),
+      remote);
+    state.changed = true;
+  }
 }

@@ -253,7 +253,7 @@ export function mergeBase(options: RepoOptions & { commits: string[]; all?: fals
 export function mergeBase(options: RepoOptions & { commits: string[]; all: true; octopus?: boolean }): Promise<string[]>;
 /** git last-modified: for each entry of ref's tree (files below it with recursive, trees too with showTrees), the
  * commit that last changed it, in git's order; paths (pathspecs from the top) limit it. */
-export function lastModified(options: RepoOptions & {
+export function lastModified(options: ReadOptions & {
   ref?: string; paths?: string | string[]; recursive?: boolean; showTrees?: boolean;
 }): Promise<{ path: string; commit: string }[]>;
 /** git merge-base --is-ancestor: is ancestor reachable from commit? */
@@ -346,8 +346,9 @@ export interface BlameEntry {
   previous: string | null;
 }
 
-/** `git blame --porcelain <ref> -- <path>` (ref default HEAD) as groups of lines, in line order. */
-export function blame(options: RepoOptions & { ref?: string; path: string }): Promise<BlameEntry[]>;
+/** `git blame --porcelain <ref> -- <path>` (ref default HEAD) as groups of lines, in line order. In a partial
+ * clone the file's versions are fetched first, one request per rename along its history. */
+export function blame(options: ReadOptions & { ref?: string; path: string }): Promise<BlameEntry[]>;
 
 /** Store an object; its id. What `git fsck --strict` would reject is refused (code "EFSCK"). */
 export function writeObject(options: RepoOptions & { type?: ObjectType; data: Uint8Array | string }): Promise<string>;

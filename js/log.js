@@ -7,7 +7,7 @@
 // lock).
 
 import { M, nulFields, str, withStrings, withStringArray, takeObject, lastError, makeError } from './runtime.js';
-import { withRepo } from './repo.js';
+import { withRepo, lazily } from './repo.js';
 
 // The first batch is small (a page shows its first commits soon); each
 // next one doubles, up to MAX_BATCH, since every batch opens the
@@ -155,14 +155,20 @@ export async function aheadBehind({ dir, ref, base } = {}) {
  * — the files below it with recursive, its trees too with showTrees —
  * the commit that last changed it, as [{ path, commit }] in git's order;
  * `paths` (pathspecs from the top) limit it. Reads commits and trees
- * only, so a blob-less clone fetches nothing.
+ * only, so a blob-less clone fetches nothing; a clone that lacks trees
+ * too fetches each as it is met (the remote options as for readFile).
  */
-export async function lastModified({ dir, ref = 'HEAD', paths, recursive = false, showTrees = false } = {}) {
+export async function lastModified({
+  dir, ref = 'HEAD', paths, recursive = false, showTrees = false, ...remote
+} = {}) {
   const pathList = paths === undefined || paths === null ? [] : [].concat(paths).map(String);
-  return withRepo(dir, {}, (repo) => {
-    const obj = withStrings([String(ref)], (r) => withStringArray(pathList, (p, n) =>
-      M._wgjs_last_modified(repo, r, p, n, recursive ? 1 : 0, showTrees ? 1 : 0)));
-    if (!obj) throw lastError();
+  return withRepo(dir, {}, async (repo, state) => {
+    const obj = await lazily(repo, state, remote, () => {
+      const o = withStrings([String(ref)], (r) => withStringArray(pathList, (p, n) =>
+        M._wgjs_last_modified(repo, r, p, n, recursive ? 1 : 0, showTrees ? 1 : 0)));
+      if (!o) throw lastError();
+      return o;
+    });
     const data = takeObject(obj).data;
     const out = [];
     const utf8 = new TextDecoder();

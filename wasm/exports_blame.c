@@ -6,8 +6,30 @@
 
 #include "exports.h"
 #include "history/blame.h"
+#include "history/blame_missing.h"
 #include "repo/revparse.h"
+#include "util/alloc.h"
 #include "util/error.h"
+
+/* The blobs a blame of `path` at `spec` will read that a partial clone
+ * lacks, as far as trees show them now (history/blame_missing.h): a
+ * listing of hex ids (wgjs_oid_list) to fetch in one request, then ask
+ * again until it is empty. NULL on error. */
+API struct wgjs_object *wgjs_blame_missing(struct wg_repo *repo, const char *spec,
+					   const char *path)
+{
+	struct wg_oid oid, commit, *oids;
+	struct wgjs_object *list;
+	size_t n;
+
+	wg_error_clear();
+	if (wg_revparse(&oid, repo, spec) || wg_object_peel(&commit, repo, &oid, WG_OBJ_COMMIT) ||
+	    wg_blame_missing(&oids, &n, repo, &commit, path))
+		return NULL;
+	list = wgjs_oid_list(oids, n);
+	wg_free(oids);
+	return list;
+}
 
 /* The email of a "<...>" as git blame shows it, without the brackets,
  * into `out`. */

@@ -8,10 +8,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { JS_DIR, launchChromium, startServerAt } from './lib.mjs';
 
+// What a call returns, with an async iterator (log) collected into an
+// array: only plain values cross to the test.
+const SETTLE_JS = `async function settle(r) {
+  if (r && typeof r[Symbol.asyncIterator] === 'function') { const all = []; for await (const x of r) all.push(x); return all; }
+  return r;
+}
+`;
+
 const PAGE_JS = `import * as wg from '/pkg/index.js';
-const wrap = (e) => ({ name: e && e.name, code: e && e.code, message: String(e && e.message !== undefined ? e.message : e) });
+${SETTLE_JS}const wrap = (e) => ({ name: e && e.name, code: e && e.code, message: String(e && e.message !== undefined ? e.message : e) });
 async function call(fn, opts) {
-  try { return { ok: await wg[fn](opts) }; } catch (e) { return { error: wrap(e) }; }
+  try { return { ok: await settle(await wg[fn](opts)) }; } catch (e) { return { error: wrap(e) }; }
 }
 let worker = null, seq = 0;
 const pending = new Map();
@@ -30,8 +38,8 @@ window.T = { call, inWorker };
 `;
 
 const WORKER_JS = `import * as wg from '/pkg/index.js';
-self.onmessage = async ({ data: { id, fn, opts } }) => {
-  try { self.postMessage({ id, ok: await wg[fn](opts) }); }
+${SETTLE_JS}self.onmessage = async ({ data: { id, fn, opts } }) => {
+  try { self.postMessage({ id, ok: await settle(await wg[fn](opts)) }); }
   catch (e) { self.postMessage({ id, error: { name: e && e.name, code: e && e.code, message: String(e && e.message) } }); }
 };
 `;
@@ -46,9 +54,10 @@ const INDEX_HTML = `<!doctype html>
 /**
  * Serve the repositories in `repos` and the test site from `tmp`, open
  * Chromium on it; returns { base, page, call(where, fn, opts), reload(),
- * close() } where `where` is 'page' or 'worker'.
+ * close() } where `where` is 'page' or 'worker'. `serverArgs` are extra
+ * server options (e.g. --log FILE).
  */
-export async function openTestSite(tmp, repos) {
+export async function openTestSite(tmp, repos, serverArgs = []) {
   const site = path.join(tmp, 'site');
   fs.mkdirSync(site, { recursive: true });
   fs.writeFileSync(path.join(site, 'index.html'), INDEX_HTML);
@@ -56,7 +65,7 @@ export async function openTestSite(tmp, repos) {
   fs.writeFileSync(path.join(site, 'worker.mjs'), WORKER_JS);
   // a copy: the server refuses symlinks that lead out of its directory
   fs.cpSync(JS_DIR, path.join(site, 'pkg'), { recursive: true, dereference: true });
-  const server = startServerAt(path.join(tmp, 'server'), repos, ['--static', site]);
+  const server = startServerAt(path.join(tmp, 'server'), repos, ['--static', site, ...serverArgs]);
   const errors = [];
   let context;
   try {

@@ -1,7 +1,9 @@
 // The JS API in Cloudflare's workerd: tests/js/edge/worker.mjs, a Worker that
 // imports the built package (index.js, the glue webgit.mjs, and webgit.wasm
 // as a Wasm module), answers ls-remote and no-clone file reads over the
-// local Git HTTP server; checked against the reference git.
+// local Git HTTP server; diff, blame, last-modified and a path-limited log
+// in blob-less clones in memory, with the requests they make; checked
+// against the reference git.
 //
 //   WEBGIT_JS_DIR=build/h-wasm/js node --test tests/js/edge.test.mjs
 //
@@ -19,6 +21,9 @@ import { fileURLToPath } from 'node:url';
 import {
   JS_DIR, SAMPLES, gitIn, lsRemoteLines, makeTmp, sleep, startServer, stopPid,
 } from './lib.mjs';
+import {
+  makeBloblessHistory, porcelain, lastModifiedOf, logOf, LAST_MODIFIED_CASES, LOG_CASES,
+} from './blobless-history.mjs';
 
 const WORKER = fileURLToPath(new URL('edge/worker.mjs', import.meta.url));
 
@@ -28,6 +33,7 @@ let server;        // the Git server, { base, repos, stop }
 let serverLog;     // its --log file
 let workerd;       // the workerd child process
 let edge;          // workerd's socket, http://127.0.0.1:PORT
+let history;       // blobless-history.mjs's repository, served as history.git
 
 const REPOS = SAMPLES;
 const repoUrl = (name) => `${server.base}/git/${name}.git`;
@@ -128,6 +134,7 @@ before(async () => {
   git = gitIn(tmp);
   serverLog = path.join(tmp, 'server.log');
   server = startServer(tmp, ['--log', serverLog]);
+  history = makeBloblessHistory(git, path.join(tmp, 'history-work'), path.join(server.repos, 'history.git'));
   edge = await startWorkerd();
 });
 
@@ -230,6 +237,54 @@ for (const name of REPOS) {
     assert.equal(Number(res.headers.get('x-webgit-api-requests')), lines.length);
   });
 }
+
+// /history: the operations [[op, opts], ...] in turn in one blob-less
+// clone: [{ result, requests, posts }] with the requests each made
+// (onRequest), and all the requests the server logged (the clone's too)
+async function historyOps(ops) {
+  const { result: res, lines } = await serverRequests(() =>
+    fetch(edgeUrl('history', { url: repoUrl('history'), ops: JSON.stringify(ops) })));
+  const text = await res.text();
+  assert.equal(res.status, 200, text);
+  assert.equal(Number(res.headers.get('x-webgit-api-requests')), lines.length, 'onRequest saw what the server logged');
+  return { results: JSON.parse(text), all: lines.length };
+}
+
+test('workerd: /history blame in a blob-less clone equals git blame, the file\'s versions in a request per rename', async (t) => {
+  const dir = path.join(server.repos, 'history.git');
+  // upload-pack POSTs per blame, in turn in one clone, as in Node
+  // (history-blobless.test.mjs); then each again, with nothing to fetch
+  const expectPosts = { 'HEAD:src/core.c': 2, 'HEAD:notes.md': 1, 'HEAD~1:src/core.c': 0, 'origin/side:core.c': 0 };
+  const blames = history.files.map(([ref, file]) => ['blame', { ref, path: file }]);
+  const { results, all } = await historyOps([...blames, ...blames]);
+  results.forEach((r, i) => {
+    const [ref, file] = history.files[i % history.files.length];
+    const again = i >= history.files.length;
+    t.diagnostic(`blame ${ref}:${file}${again ? ' again' : ''} in workerd: ${r.requests} requests (${r.posts} POST)`);
+    assert.deepEqual(r.result, porcelain(git, dir, ref, file), `${ref}:${file}`);
+    assert.equal(r.posts, again ? 0 : expectPosts[`${ref}:${file}`], `${ref}:${file}`);
+    assert.equal(r.requests, 2 * r.posts, 'an advertisement and a POST per fetch');
+  });
+  t.diagnostic(`workerd: clone and ${results.length} blames: ${all} HTTP requests in all`);
+});
+
+test('workerd: /history lastModified and log with paths in a blob-less clone equal git, with no request', async (t) => {
+  const dir = path.join(server.repos, 'history.git');
+  const { results, all } = await historyOps([
+    ...LAST_MODIFIED_CASES.map(([opts]) => ['lastModified', opts]),
+    ...LOG_CASES.map(([opts]) => ['log', opts]),
+  ]);
+  const wants = [
+    ...LAST_MODIFIED_CASES.map(([, args]) => [`last-modified ${args.join(' ')}`, lastModifiedOf(git, dir, args)]),
+    ...LOG_CASES.map(([, args]) => [`log ${args.join(' ')}`, logOf(git, dir, args)]),
+  ];
+  wants.forEach(([what, want], i) => {
+    assert.deepEqual(results[i].result, want, what);
+    assert.equal(results[i].requests, 0, what);
+  });
+  t.diagnostic(`workerd: clone, ${LAST_MODIFIED_CASES.length} last-modified and ${LOG_CASES.length} path-limited logs: ` +
+    `${all} HTTP requests in all, 0 of them after the clone`);
+});
 
 test('workerd: /file of a binary file and an executable at a branch', async () => {
   const name = REPOS[0];

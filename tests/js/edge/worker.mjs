@@ -8,6 +8,13 @@
 //                                        clone made in memory for it (deleted
 //                                        after); X-Webgit-Diff-Requests counts
 //                                        the diff's own requests (onRequest)
+//   GET /history?url=URL&ops=JSON        [[op, opts], ...] run in turn in one
+//                                        blob-less clone made in memory for
+//                                        them (deleted after), op one of blame,
+//                                        lastModified, log (its commits' ids):
+//                                        JSON [{ result, requests, posts }],
+//                                        each with the requests it made itself
+//                                        (onRequest)
 //
 // Errors answer JSON {code, message}: 404 for ENOTFOUND, 400 for EINVALID,
 // else 502. Every answer carries the HTTP requests the read made to the Git
@@ -19,11 +26,24 @@
 // The test's generated config names the modules "worker.mjs", "index.js",
 // "webgit.mjs" and "webgit.wasm" (a Wasm module: the import is already a
 // compiled WebAssembly.Module, since workerd forbids compiling at run time).
-import { init, listRemoteRefs, readFile, clone, diff, deleteRepo } from './index.js';
+import {
+  init, listRemoteRefs, readFile, clone, diff, blame, lastModified, log, deleteRepo,
+} from './index.js';
 import wasm from './webgit.wasm';
 
 let ready = null;
 let diffSeq = 0;
+let historySeq = 0;
+
+const HISTORY = {
+  blame: (opts) => blame(opts),
+  lastModified: (opts) => lastModified(opts),
+  log: async (opts) => {
+    const ids = [];
+    for await (const c of log(opts)) ids.push(c.oid);
+    return ids;
+  },
+};
 
 const STATUS = { ENOTFOUND: 404, EINVALID: 400 };
 
@@ -107,6 +127,34 @@ export default {
               'Content-Type': 'text/plain', 'X-Webgit-Diff-Requests': String(diffApi.requests), ...statHeaders(),
             },
           });
+        } finally {
+          await deleteRepo({ dir }).catch(() => {});
+        }
+      }
+      if (u.pathname === '/history') {
+        const ops = JSON.parse(u.searchParams.get('ops') || '[]');
+        if (!ops.every(([op]) => HISTORY[op])) {
+          return json(400, { code: 'EINVALID', message: 'ops must be blame, lastModified or log' });
+        }
+        const dir = `/history-${++historySeq}`;
+        try {
+          await clone({ url, dir, filter: 'blob:none', noCheckout: true, fetch: fetchFn, onRequest });
+          const out = [];
+          for (const [op, opts] of ops) {
+            const own = { requests: 0, posts: 0 };
+            const result = await HISTORY[op]({
+              ...opts,
+              dir,
+              fetch: fetchFn,
+              onRequest: (r) => {
+                own.requests++;
+                if (r.method === 'POST') own.posts++;
+                onRequest(r);
+              },
+            });
+            out.push({ result, ...own });
+          }
+          return json(200, out, statHeaders());
         } finally {
           await deleteRepo({ dir }).catch(() => {});
         }
