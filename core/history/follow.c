@@ -318,8 +318,12 @@ int wg_follow_diff(struct wg_follow *f, struct wg_odb *odb, const struct wg_oid 
 	o.paths = &f->path;
 	if ((err = wg_diff_trees(out, odb, parent_tree, tree, &o)))
 		return err;
-	/* git's diff_might_be_rename: the path's addition alone */
-	if (out->n - first != 1 || out->v[first].status != 'A' || !parent_tree)
+	/* git's diff_might_be_rename: the path's addition alone; and only a
+	 * file named by the item itself has a source (diffcore_rename's
+	 * single_follow: a file below a directory followed, or one a glob
+	 * matched, has none) */
+	if (out->n - first != 1 || out->v[first].status != 'A' || !parent_tree ||
+	    strcmp(out->v[first].path, wg_follow_path(f)))
 		return 0;
 	return find_source(f, odb, parent_tree, tree, &out->v[first], found);
 }

@@ -208,12 +208,12 @@ same_rc() {
 for FMT in sha1 sha256; do
 	R=$T/$FMT
 	"$GIT" init -q --object-format=$FMT -b main "$R" || exit 1
-	python3 "$T/gen.py" 37 220 | "$GIT" -C "$R" fast-import --quiet || exit 1
+	python3 "$T/gen.py" 37 130 | "$GIT" -C "$R" fast-import --quiet || exit 1
 	cd "$R" || exit 1
 	"$GIT" checkout -q main || exit 1
 	mapfile -t TIP < <("$GIT" ls-tree -r --name-only main)
 	mapfile -t GONE < <("$GIT" log --all --format= --name-only | sort -u |
-		comm -23 - <(printf '%s\n' "${TIP[@]}" | sort) | shuf -n 12 --random-source=<(yes))
+		comm -23 - <(printf '%s\n' "${TIP[@]}" | sort) | shuf -n 10 --random-source=<(yes))
 	note "$FMT: $("$GIT" rev-list --all --count) commits, ${#TIP[@]} paths at the tip;" \
 		"$("$GIT" log --follow --format= --name-status -- "${TIP[0]}" | grep -c '^[RC]') renames/copies behind ${TIP[0]}"
 
@@ -227,8 +227,8 @@ for FMT in sha1 sha256; do
 	done
 
 	# diffs and walk options on a sample
-	mapfile -t S < <(printf '%s\n' "${TIP[@]}" | shuf -n 14 --random-source=<(yes 2))
-	for p in "${S[@]}" "${GONE[@]:0:4}"; do
+	mapfile -t S < <(printf '%s\n' "${TIP[@]}" | shuf -n 8 --random-source=<(yes 2))
+	for p in "${S[@]}" "${GONE[@]:0:3}"; do
 		same log --follow --name-status --format=%H -- "$p"
 		same log --follow -p -- "$p"
 		same log --follow --stat --format=%s -- "$p"
