@@ -42,8 +42,10 @@ int cmd_log(int argc, char **argv)
 		if ((r = cli_rev_options_parse(&ro, argc, argv, &i)) == 1 ||
 		    (!r && (r = cli_pretty_parse_option(&co.pretty, argc, argv, &i)) == 1))
 			continue;
+		/* only a format asks for a diff: -M, -w or --histogram alone
+		 * print none, as git's */
 		if (!r && (r = cli_diff_parse_option(&co.diff, argc, argv, &i)) == 1) {
-			co.diff_asked = true;
+			co.diff_asked = co.diff.formats != 0;
 			continue;
 		}
 		if (r) {
