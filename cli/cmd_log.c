@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "commit_output.h"
+#include "remote_driver.h"
 #include "rev_options.h"
 #include "diff/tree_diff.h"
 #include "repo/config.h"
@@ -26,6 +27,7 @@ int cmd_log(int argc, char **argv)
 	struct wg_revwalk *walk = NULL;
 	struct wg_commit_node *n;
 	struct wg_buf out = WG_BUF_INIT;
+	bool prefetched = false;
 	int rc = 0, r, follow = -1;   /* --follow, --no-follow, or log.follow */
 
 	cli_rev_options_init(&ro, argc);
@@ -87,7 +89,22 @@ int cmd_log(int argc, char **argv)
 	/* the diff keeps to the paths too */
 	if (ro.pathspec.nr)
 		co.diff.pathspec = &ro.pathspec;
-	while ((r = wg_revwalk_next(walk, &n)) > 0) {
+	for (;;) {
+		if ((r = wg_revwalk_next(walk, &n)) < 0 && ro.walk.follow &&
+		    wg_error_code() == WG_ENOTFOUND && !prefetched) {
+			/* a blob-less clone: fetch every blob the source search
+			 * compares in one request, as git prefetches, and try the
+			 * commit again */
+			size_t nm;
+			const struct wg_oid *m = wg_revwalk_follow_missing(walk, &nm);
+			if (nm && !cli_prefetch(repo, m, nm)) {
+				prefetched = true;
+				continue;
+			}
+		}
+		if (r <= 0)
+			break;
+		prefetched = false;
 		char mark = ro.left_right ? (wg_revwalk_is_left(n) ? '<' : '>') : 0;
 		bool paired;
 		const struct wg_diff_changes *diff = ro.walk.follow

@@ -12,6 +12,7 @@
 # blob-less clone. Both object formats.
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/http_lib.sh"
 require_webgit
 
 W=$WEBGIT
@@ -266,14 +267,18 @@ for FMT in sha1 sha256; do
 	same_rc log --follow --format=%H -- "${S[0]}" "${S[1]}"
 	same_rc log --follow -n 3 main
 
-	# a blob-less clone: the source search reads blobs the clone lacks
-	# (each tool gets its own clone, so git's lazy fetches do not serve
-	# webgit's)
-	"$GIT" -C "$R" config uploadpack.allowFilter true
-	for who in git wg; do
-		"$GIT" clone -q --no-local --filter=blob:none "file://$R" "$T/$FMT-blobless-$who" ||
-			exit 1
-	done
+	# a blob-less clone over HTTP: the source search reads blobs the
+	# clone lacks, prefetched per search (each tool gets its own clone,
+	# so git's lazy fetches do not serve webgit's)
+	mkdir -p "$T/served"
+	"$GIT" clone -q --bare "$R" "$T/served/$FMT.git" || exit 1
+	"$GIT" -C "$T/served/$FMT.git" config uploadpack.allowFilter true
+	"$GIT" -C "$T/served/$FMT.git" config uploadpack.allowAnySHA1InWant true
+	cd "$T" && start "srv-$FMT" --root "$T/served"
+	"$GIT" clone -q --filter=blob:none --no-checkout "$url/git/$FMT.git" "$T/$FMT-blobless-git" ||
+		exit 1
+	check "$FMT: webgit clone --filter=blob:none" \
+		"$W" clone -q --filter=blob:none --no-checkout "$url/git/$FMT.git" "$T/$FMT-blobless-wg"
 	for p in "${S[@]:0:4}"; do
 		check_same "$FMT: blob-less clone: log --follow --name-status -- $p" \
 			"cd '$T/$FMT-blobless-git' && \"\$GIT\" log --follow --name-status --format=%H -- '$p'" \
