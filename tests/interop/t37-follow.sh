@@ -228,8 +228,8 @@ for FMT in sha1 sha256; do
 	done
 
 	# diffs and walk options on a sample
-	mapfile -t S < <(printf '%s\n' "${TIP[@]}" | shuf -n 8 --random-source=<(yes 2))
-	for p in "${S[@]}" "${GONE[@]:0:3}"; do
+	mapfile -t SAMPLE < <(printf '%s\n' "${TIP[@]}" | shuf -n 8 --random-source=<(yes 2))
+	for p in "${SAMPLE[@]}" "${GONE[@]:0:3}"; do
 		same log --follow --name-status --format=%H -- "$p"
 		same log --follow -p -- "$p"
 		same log --follow --stat --format=%s -- "$p"
@@ -250,11 +250,11 @@ for FMT in sha1 sha256; do
 
 	# log.follow: on for one path, not for two or none; --no-follow
 	"$GIT" config log.follow true
-	for p in "${S[@]:0:4}"; do
+	for p in "${SAMPLE[@]:0:4}"; do
 		same log --format=%H --name-status -- "$p"
 		same log --no-follow --format=%H -- "$p"
 	done
-	same log --format=%H -- "${S[0]}" "${S[1]}"
+	same log --format=%H -- "${SAMPLE[0]}" "${SAMPLE[1]}"
 	same log --format=%H -n 20
 	"$GIT" config --unset log.follow
 
@@ -264,7 +264,7 @@ for FMT in sha1 sha256; do
 
 	# errors
 	same_rc log --follow
-	same_rc log --follow --format=%H -- "${S[0]}" "${S[1]}"
+	same_rc log --follow --format=%H -- "${SAMPLE[0]}" "${SAMPLE[1]}"
 	same_rc log --follow -n 3 main
 
 	# a blob-less clone over HTTP: the source search reads blobs the
@@ -279,7 +279,7 @@ for FMT in sha1 sha256; do
 		exit 1
 	check "$FMT: webgit clone --filter=blob:none" \
 		"$W" clone -q --filter=blob:none --no-checkout "$url/git/$FMT.git" "$T/$FMT-blobless-wg"
-	for p in "${S[@]:0:4}"; do
+	for p in "${SAMPLE[@]:0:4}"; do
 		check_same "$FMT: blob-less clone: log --follow --name-status -- $p" \
 			"cd '$T/$FMT-blobless-git' && \"\$GIT\" log --follow --name-status --format=%H -- '$p'" \
 			"cd '$T/$FMT-blobless-wg' && \"\$W\" log --follow --name-status --format=%H -- '$p'"
