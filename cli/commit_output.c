@@ -4,10 +4,12 @@
 #include "object/commit.h"
 #include "object/object.h"
 #include "repo/revparse.h"
+#include "util/alloc.h"
 #include "util/error.h"
 
-int cli_commit_output_add(struct wg_buf *out, struct wg_repo *repo, struct cli_commit_output *co,
-			  const struct wg_oid *id, char mark)
+static int add_commit(struct wg_buf *out, struct wg_repo *repo, struct cli_commit_output *co,
+		      const struct wg_oid *id, char mark, const struct wg_diff_changes *given,
+		      bool paired)
 {
 	struct wg_commit c = { 0 };
 	struct wg_buf raw = WG_BUF_INIT;
@@ -36,18 +38,33 @@ int cli_commit_output_add(struct wg_buf *out, struct wg_repo *repo, struct cli_c
 		wg_buf_addch(out, '\n');
 	if (!co->diff_asked || (o->formats & CLI_DIFF_NO_OUTPUT))
 		goto out;
-	if (c.nparents > 1) {
+	if (given) {
+		/* a copy: the caller's list stays as it is */
+		for (size_t i = 0; i < given->n && !err; i++) {
+			const struct wg_diff_change *g = &given->v[i];
+			err = wg_diff_changes_add(&changes, g->status, g->path, g->old_mode, &g->old_oid,
+						  g->new_mode, &g->new_oid);
+			if (!err && g->from) {
+				struct wg_diff_change *ch = &changes.v[changes.n - 1];
+				ch->score = g->score;
+				if (!(ch->from = wg_strdup(g->from)))
+					err = wg_error_set(WG_ENOMEM, "out of memory");
+			}
+		}
+		if (err || (!paired && (err = cli_diff_find_renames(&changes, repo, o, true))))
+			goto out;
+	} else if (c.nparents > 1) {
 		/* git's combined diff prints its separator in any case */
 		if (co->merge_separator && co->pretty.kind != CLI_PRETTY_ONELINE && !empty_format)
 			wg_buf_addch(out, '\n');
-		goto out;
+	} else {
+		if (c.nparents == 1 &&
+		    (err = wg_object_peel(&parent_tree, repo, &c.parents[0], WG_OBJ_TREE)))
+			goto out;
+		if ((err = cli_diff_tree_changes(&changes, repo, c.nparents ? &parent_tree : NULL,
+						 &c.tree, o, true)))
+			goto out;
 	}
-	if (c.nparents == 1 &&
-	    (err = wg_object_peel(&parent_tree, repo, &c.parents[0], WG_OBJ_TREE)))
-		goto out;
-	if ((err = cli_diff_tree_changes(&changes, repo, c.nparents ? &parent_tree : NULL, &c.tree,
-					 o, true)))
-		goto out;
 	if (changes.n) {
 		unsigned f = o->formats ? o->formats : CLI_DIFF_PATCH;
 		if (co->pretty.kind != CLI_PRETTY_ONELINE && !empty_format) {
@@ -62,4 +79,17 @@ out:
 	wg_commit_release(&c);
 	wg_buf_release(&raw);
 	return err;
+}
+
+int cli_commit_output_add(struct wg_buf *out, struct wg_repo *repo, struct cli_commit_output *co,
+			  const struct wg_oid *id, char mark)
+{
+	return add_commit(out, repo, co, id, mark, NULL, false);
+}
+
+int cli_commit_output_add_diff(struct wg_buf *out, struct wg_repo *repo,
+			       struct cli_commit_output *co, const struct wg_oid *id, char mark,
+			       const struct wg_diff_changes *diff, bool paired)
+{
+	return add_commit(out, repo, co, id, mark, diff, paired);
 }

@@ -24,5 +24,11 @@ struct cli_commit_output {
 /* Append the commit id; mark is '<', '>' (--left-right) or 0. */
 int cli_commit_output_add(struct wg_buf *out, struct wg_repo *repo, struct cli_commit_output *co,
 			  const struct wg_oid *id, char mark);
+/* The same with the diff already made (log --follow's, merges too: git
+ * --first-parent shows theirs); renames are paired in it as co->diff
+ * asks unless `paired` (the follow search found its pair). */
+int cli_commit_output_add_diff(struct wg_buf *out, struct wg_repo *repo,
+			       struct cli_commit_output *co, const struct wg_oid *id, char mark,
+			       const struct wg_diff_changes *diff, bool paired);
 
 #endif

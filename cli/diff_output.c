@@ -257,8 +257,8 @@ static int score_percent(int score)
 static int print_name_status(struct wg_buf *out, const struct wg_diff_change *c)
 {
 	int err;
-	if (c->status == 'R')
-		err = wg_buf_printf(out, "R%03d\t", score_percent(c->score));
+	if (c->status == 'R' || c->status == 'C')
+		err = wg_buf_printf(out, "%c%03d\t", c->status, score_percent(c->score));
 	else
 		err = wg_buf_printf(out, "%c\t", c->status);
 	if (!err && c->from && !(err = add_quoted(out, c->from)))

@@ -172,6 +172,8 @@ int cli_rev_options_walk(struct cli_rev_options *r, struct wg_repo *repo,
 		}
 		r->walk.paths = &r->pathspec;
 	}
+	if (r->follow_one_path && r->pathspec.nr == 1)
+		r->walk.follow = true;
 	if (wg_repo_shallow_read(repo, &r->shallow)) {
 		rc = cli_fatal_core();
 		goto out;

@@ -20,6 +20,9 @@ struct cli_rev_options {
 	bool dashdash;                /* "--" was given */
 	struct wg_pathspec pathspec;
 	struct wg_oidmap shallow;     /* the repository's cut-off commits */
+	/* log.follow: --follow when the paths come to exactly one (git's
+	 * default_follow_renames); --follow itself is walk.follow */
+	bool follow_one_path;
 };
 
 void cli_rev_options_init(struct cli_rev_options *r, int argc);

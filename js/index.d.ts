@@ -241,11 +241,13 @@ export interface Commit {
 /** git log: commits reachable from ref (default HEAD) or the revisions of range ('a..b', 'a...b', '^x', ...), in
  * git's order (or order 'topo' / 'date', reverse), limited to commits that changed paths (git pathspecs from the
  * top; history simplified as git's default unless fullHistory), first parents only with firstParent, merges left
- * out (noMerges) or only merges (merges), skipping skip, at most depth of them. */
-export function log(options: RepoOptions & {
+ * out (noMerges) or only merges (merges), skipping skip, at most depth of them. follow: git log --follow for the
+ * one path of paths, its renames and copies followed backwards as git follows them (in a blob-less clone the
+ * blobs a source search compares are fetched, in one request; lazy: false forbids it). */
+export function log(options: ReadOptions & {
   ref?: string; range?: string | string[]; depth?: number; paths?: string | string[];
   firstParent?: boolean; order?: 'default' | 'topo' | 'date'; reverse?: boolean;
-  noMerges?: boolean; merges?: boolean; fullHistory?: boolean; skip?: number;
+  noMerges?: boolean; merges?: boolean; fullHistory?: boolean; skip?: number; follow?: boolean;
 }): AsyncIterableIterator<Commit>;
 /** git merge-base: the best common ancestor of the commits (null if none), or with all every one (newest first);
  * octopus: of all of them at once. */

@@ -6,7 +6,11 @@
 // between commits does not hold the repository (or, in a browser, its
 // lock).
 
-import { M, nulFields, str, withStrings, withStringArray, takeObject, lastError, makeError } from './runtime.js';
+import {
+  M, nulFields, str, withStrings, withStringArray, takeObject, records, lastError, makeError,
+  throwIfAborted,
+} from './runtime.js';
+import { runOperation } from './transport.js';
 import { withRepo, lazily } from './repo.js';
 
 // The first batch is small (a page shows its first commits soon); each
@@ -36,7 +40,23 @@ function decodeCommit(data) {
 
 const FLAGS = {
   firstParent: 1, reverse: 2, topo: 4, date: 8, noMerges: 16, merges: 32, fullHistory: 64,
+  follow: 128,
 };
+
+// log --follow in a blob-less clone: the commit whose source search
+// lacked blobs failed; fetch every blob that search reads in one request
+// (git prefetches them too) and let the walk try that commit again.
+// false when there is nothing to fetch (the error stands).
+async function fetchFollowBlobs(repo, state, walk, remote) {
+  const missing = records(takeObject(M._wgjs_log_missing(walk)).data, 1).map(([h]) => h);
+  if (!missing.length || !M._wgjs_repo_promisor_remote(repo) || remote?.lazy === false) return false;
+  throwIfAborted(remote?.signal);
+  await runOperation(
+    () => withStringArray(missing, (a, n) => M._wgjs_promisor_fetch_new(repo, a, n)),
+    remote);
+  state.changed = true;
+  return true;
+}
 
 function revisionList(ref, range) {
   const revs = [];
@@ -59,10 +79,18 @@ function revisionList(ref, range) {
  * boundary of a shallow clone ends the walk quietly, as in git. Commits
  * are never fetched lazily: partial clones have them all (path-limited
  * walks read trees, which blob-less clones have too).
+ *
+ * follow: git log --follow for the one path of `paths`: its renames (and
+ * copies) followed backwards, as git finds them (with its quirks: one
+ * switch of the path for the whole walk, in the order commits are
+ * yielded; merges are yielded only with firstParent; with reverse,
+ * `depth` counts the commits walked, not those yielded). In a blob-less
+ * clone the blobs a source search compares are fetched in one request
+ * when it needs them.
  */
 export async function* log({
   dir, ref, range, depth, paths, firstParent = false, order, reverse = false,
-  noMerges = false, merges = false, fullHistory = false, skip = 0,
+  noMerges = false, merges = false, fullHistory = false, skip = 0, follow = false, ...remote
 } = {}) {
   const limit = depth === undefined || depth === null ? -1 : Number(depth);
   if (limit !== -1 && !(limit >= 0 && limit <= 0x7fffffff)) throw makeError('EINVALID', 'depth must be a number >= 0');
@@ -72,27 +100,35 @@ export async function* log({
   }
   const revs = revisionList(ref, range);
   const pathList = paths === undefined || paths === null ? [] : [].concat(paths).map(String);
+  if (follow && pathList.length !== 1) throw makeError('EINVALID', 'follow requires exactly one path');
   const flags = (firstParent ? FLAGS.firstParent : 0) | (reverse ? FLAGS.reverse : 0) |
     (order === 'topo' ? FLAGS.topo : 0) | (order === 'date' ? FLAGS.date : 0) |
     (noMerges ? FLAGS.noMerges : 0) | (merges ? FLAGS.merges : 0) |
-    (fullHistory ? FLAGS.fullHistory : 0);
+    (fullHistory ? FLAGS.fullHistory : 0) | (follow ? FLAGS.follow : 0);
   let walk = 0;
   let size = BATCH;
   try {
     for (;;) {
-      const out = await withRepo(dir, {}, (repo) => {
+      const out = await withRepo(dir, {}, async (repo, state) => {
         if (!walk) {
           walk = withStringArray(revs, (r, nr) => withStringArray(pathList, (p, np) =>
             M._wgjs_log_new(repo, r, nr, p, np, flags, Number(skip), limit)));
           if (!walk) throw lastError();
         }
         const batch = [];
+        let fetched = false;
         while (batch.length < size) {
           const obj = M._wgjs_log_next(walk, repo);
           if (!obj) {
-            if (M._wgjs_error_code() !== 0) throw lastError();
-            break;
+            if (M._wgjs_error_code() === 0) break;
+            const e = lastError();
+            // one fetch per commit: a second miss is a real error
+            if (!follow || e.code !== 'ENOTFOUND' || fetched ||
+                !(await fetchFollowBlobs(repo, state, walk, remote))) throw e;
+            fetched = true;
+            continue;
           }
+          fetched = false;
           batch.push(decodeCommit(takeObject(obj).data));
         }
         return batch;

@@ -1,6 +1,6 @@
 /* The WebAssembly module's C ABI: history queries. log is git's revision
  * walk (core/history/revwalk.h: orders, ranges, paths with history
- * simplification, first parents), merge bases and ancestry come from
+ * simplification, first parents, --follow), merge bases and ancestry come from
  * core/history/merge_base.h, ahead/behind counts from core/odb; the JS
  * layer only asks and decodes (conventions: wasm/exports.c). */
 #include <stdint.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "exports.h"
+#include "diff/tree_diff.h"
 #include "history/last_modified.h"
 #include "history/merge_base.h"
 #include "history/revwalk.h"
@@ -28,6 +29,7 @@
 #define LOG_NO_MERGES 16u
 #define LOG_MERGES 32u
 #define LOG_FULL_HISTORY 64u
+#define LOG_FOLLOW 128u        /* git log --follow: paths holds the one path */
 
 /* A walk that holds ids and parsed commit nodes, not the repository:
  * each step is given the repository open at that moment, so JavaScript
@@ -75,6 +77,15 @@ API struct wgjs_log *wgjs_log_new(struct wg_repo *repo, const char **revs, uint3
 	o.max_parents = flags & LOG_NO_MERGES ? 1 : -1;
 	o.min_parents = flags & LOG_MERGES ? 2 : 0;
 	o.skip = skip;
+	if (flags & LOG_FOLLOW) {
+		/* the source search takes diff.renameLimit, as git's */
+		bool renames = true;
+		int limit = 1000;
+		if (wg_diff_rename_config(repo, NULL, &renames, &limit))
+			goto fail;
+		o.follow = true;
+		o.follow_limit = limit;
+	}
 	o.max_count = max_count < 0 ? SIZE_MAX : (size_t)max_count;
 	if (npaths) {
 		if (wg_pathspec_init(&w->paths, "", paths, npaths))
@@ -123,6 +134,19 @@ static int add_ident(struct wg_buf *out, const char *value)
 	    (err = wg_buf_addch(out, '\0')))
 		return err;
 	return add_field(out, id.tz, id.tz_len);
+}
+
+/* With LOG_FOLLOW, after wgjs_log_next failed for want of a blob: the
+ * blobs the source search reads that the repository lacks (a blob-less
+ * clone's), to fetch at once before calling wgjs_log_next again, which
+ * tries the same commit again. NULL on error. */
+API struct wgjs_object *wgjs_log_missing(struct wgjs_log *w)
+{
+	size_t n;
+	const struct wg_oid *v = wg_revwalk_follow_missing(w->walk, &n);
+
+	wg_error_clear();
+	return wgjs_oid_list(v, n);
 }
 
 /* The next commit of the walk, read from `repo`: a wgjs_object whose data

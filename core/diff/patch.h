@@ -22,7 +22,7 @@
 /* A file pair with both contents at hand (a side that is absent has mode
  * 0, a null id and no data). */
 struct wg_diff_file {
-	char status;                  /* 'A', 'D', 'M', 'T', 'R' */
+	char status;                  /* 'A', 'D', 'M', 'T', 'R', 'C' */
 	const char *old_path, *new_path;
 	unsigned old_mode, new_mode;
 	struct wg_oid old_oid, new_oid;

@@ -512,6 +512,21 @@ out:
 	return err;
 }
 
+int wg_rename_similarities(struct wg_odb *odb, const struct wg_rename_file *dst,
+			   const struct wg_rename_file *src, size_t n, int min_score, int *score)
+{
+	struct file_state ds = { 0 };
+	int err = 0;
+
+	for (size_t i = 0; i < n && !err; i++) {
+		struct file_state ss = { 0 };
+		err = similarity(odb, &src[i], &ss, dst, &ds, min_score, &score[i]);
+		wg_free(ss.chunks);
+	}
+	wg_free(ds.chunks);
+	return err;
+}
+
 int wg_rename_label(struct wg_buf *out, const char *a, const char *b)
 {
 	struct wg_buf qa = WG_BUF_INIT, qb = WG_BUF_INIT;

@@ -57,6 +57,15 @@ int wg_detect_renames(struct wg_odb *odb, const struct wg_rename_file *src, size
 		      const struct wg_rename_options *opts, int *src_of, int *score,
 		      bool *limited);
 
+/* git's estimate_similarity of each of the n files `src` with the one
+ * file `dst`, as the inexact pass computes it (0..WG_RENAME_MAX_SCORE;
+ * 0 for a file that is not regular or whose size is too far from dst's
+ * to reach min_score), into score[0..n). For a caller that picks among
+ * sources by rules of its own (log --follow's search for a copy's
+ * source, history/follow.h). */
+int wg_rename_similarities(struct wg_odb *odb, const struct wg_rename_file *dst,
+			   const struct wg_rename_file *src, size_t n, int min_score, int *score);
+
 /* One detection run over candidates a caller picks from its own list:
  * each source and destination keeps the caller's position (`at`), and
  * after wg_rename_run_detect, src_of[d] is the index of destination d's

@@ -16,12 +16,14 @@
 #include "repo/repo.h"
 
 struct wg_diff_change {
-	char status;               /* 'A', 'D', 'M', 'T' (type changed), 'R' */
+	/* 'A', 'D', 'M', 'T' (type changed), 'R'; 'C' (copied) in log
+	 * --follow's diff (history/follow.h) */
+	char status;
 	char *path;                /* the new path ('D': the old one) */
-	char *from;                /* 'R': the old path; NULL otherwise */
+	char *from;                /* 'R', 'C': the old path; NULL otherwise */
 	unsigned old_mode, new_mode;       /* 0: absent */
 	struct wg_oid old_oid, new_oid;    /* null when absent */
-	int score;                 /* 'R': similarity, 0..WG_RENAME_MAX_SCORE */
+	int score;                 /* 'R', 'C': similarity, 0..WG_RENAME_MAX_SCORE */
 };
 
 struct wg_diff_changes {

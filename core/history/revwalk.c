@@ -46,6 +46,11 @@ struct wg_revwalk {
 	struct node_vec reversed;        /* --reverse: all that is shown */
 	size_t skipped, shown;
 	struct wg_diff_changes changes;  /* scratch for tree compares */
+	bool follow;                     /* o.follow, set up */
+	struct wg_follow follower;
+	struct wg_diff_changes follow_changes;  /* the last yielded commit's diff */
+	bool follow_found;
+	struct wg_commit_node *follow_retry;    /* its diff failed: tried again next */
 };
 
 static int vec_add(struct node_vec *v, struct wg_commit_node *n)
@@ -78,6 +83,20 @@ int wg_revwalk_new(struct wg_revwalk **out, struct wg_odb *odb,
 		w->o.max_parents = -1;
 		w->o.max_count = SIZE_MAX;
 	}
+	if (w->o.follow) {
+		int err;
+		if (!w->o.paths || w->o.paths->nr != 1) {
+			wg_revwalk_free(w);
+			return wg_error_set(WG_EINVALID, "--follow requires exactly one pathspec");
+		}
+		if ((err = wg_follow_init(&w->follower, w->o.paths->items[0].match, w->o.follow_score,
+					  w->o.follow_limit))) {
+			wg_revwalk_free(w);
+			return err;
+		}
+		w->follow = true;
+		w->o.paths = NULL;   /* no pruning: the path changes */
+	}
 	*out = w;
 	return 0;
 }
@@ -91,6 +110,9 @@ void wg_revwalk_free(struct wg_revwalk *w)
 	wg_free(w->reversed.v);
 	wg_node_queue_release(&w->queue);
 	wg_diff_changes_release(&w->changes);
+	wg_diff_changes_release(&w->follow_changes);
+	if (w->follow)
+		wg_follow_release(&w->follower);
 	wg_commit_nodes_release(&w->set);
 	wg_free(w);
 }
@@ -538,12 +560,13 @@ static int next_shown(struct wg_revwalk *w, struct wg_commit_node **out)
 	}
 }
 
-/* With --skip and -n applied. */
-static int next_counted(struct wg_revwalk *w, struct wg_commit_node **out)
+/* With --skip applied, and -n when `limit` (with follow, -n counts
+ * the commits shown, not those walked; see next_followed). */
+static int next_counted(struct wg_revwalk *w, struct wg_commit_node **out, bool limit)
 {
 	int r;
 
-	if (w->shown >= w->o.max_count)
+	if (limit && w->shown >= w->o.max_count)
 		return 0;
 	for (;;) {
 		if ((r = next_shown(w, out)) <= 0)
@@ -552,8 +575,75 @@ static int next_counted(struct wg_revwalk *w, struct wg_commit_node **out)
 			w->skipped++;
 			continue;
 		}
-		w->shown++;
+		if (limit)
+			w->shown++;
 		return 1;
+	}
+}
+
+/* git's log_tree_diff under --follow: does c have a diff to show? Its
+ * diff is left in follow_changes. */
+static int follow_shows(struct wg_revwalk *w, struct wg_commit_node *c, bool *shows)
+{
+	const struct wg_oid *parent_tree = NULL;
+	int err;
+
+	*shows = false;
+	wg_diff_changes_release(&w->follow_changes);
+	w->follow_found = false;
+	if ((err = parse_node(w, c)))
+		return err;
+	/* git log shows merges no diff, but --first-parent diffs them
+	 * against that parent */
+	if (c->nparents > 1 && !w->o.first_parent)
+		return 0;
+	if (c->nparents) {
+		struct wg_commit_node *p = c->parents[0];
+		if ((err = parse_node(w, p)))
+			return err;
+		parent_tree = &p->tree;
+	}
+	if ((err = wg_follow_diff(&w->follower, wg_commit_nodes_odb(&w->set), parent_tree, &c->tree,
+				  &w->follow_changes, &w->follow_found)))
+		return err;
+	*shows = w->follow_changes.n > 0;
+	return 0;
+}
+
+/* The next commit with a diff under --follow, from the walk or the
+ * reversed list. git's cmd_log_walk gives back the -n a commit without
+ * a diff took, unless the list was already reversed. */
+static int next_followed(struct wg_revwalk *w, struct wg_commit_node **out)
+{
+	struct wg_commit_node *c;
+	bool shows;
+	int r, err;
+
+	for (;;) {
+		if (w->follow_retry) {
+			c = w->follow_retry;
+			w->follow_retry = NULL;
+		} else if (w->o.reverse) {
+			if (!w->reversed.n)
+				return 0;
+			c = w->reversed.v[--w->reversed.n];
+		} else {
+			if (w->shown >= w->o.max_count)
+				return 0;
+			if ((r = next_counted(w, &c, false)) <= 0)
+				return r;
+		}
+		if ((err = follow_shows(w, c, &shows))) {
+			/* a blob-less clone's driver may fetch and call again */
+			w->follow_retry = c;
+			return err;
+		}
+		if (shows) {
+			if (!w->o.reverse)
+				w->shown++;
+			*out = c;
+			return 1;
+		}
 	}
 }
 
@@ -566,20 +656,40 @@ int wg_revwalk_next(struct wg_revwalk *w, struct wg_commit_node **out)
 			return err;
 		if (w->o.reverse) {
 			struct wg_commit_node *c;
-			while ((r = next_counted(w, &c)) > 0)
+			while ((r = next_counted(w, &c, true)) > 0)
 				if ((err = vec_add(&w->reversed, c)))
 					return err;
 			if (r < 0)
 				return r;
 		}
 	}
+	if (w->follow)
+		return next_followed(w, out);
 	if (w->o.reverse) {
 		if (!w->reversed.n)
 			return 0;
 		*out = w->reversed.v[--w->reversed.n];
 		return 1;
 	}
-	return next_counted(w, out);
+	return next_counted(w, out, true);
+}
+
+const struct wg_diff_changes *wg_revwalk_follow_changes(const struct wg_revwalk *w, bool *found)
+{
+	if (found)
+		*found = w->follow_found;
+	return &w->follow_changes;
+}
+
+const struct wg_oid *wg_revwalk_follow_missing(const struct wg_revwalk *w, size_t *n)
+{
+	*n = 0;
+	return w->follow ? wg_follow_missing(&w->follower, n) : NULL;
+}
+
+const char *wg_revwalk_follow_path(const struct wg_revwalk *w)
+{
+	return w->follow ? wg_follow_path(&w->follower) : NULL;
 }
 
 int wg_revwalk_count(struct wg_revwalk *w, size_t *total, size_t *left, size_t *right)

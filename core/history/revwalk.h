@@ -33,6 +33,7 @@
 #include "hash/oid.h"
 #include "hash/oidmap.h"
 #include "history/commit_nodes.h"
+#include "history/follow.h"
 #include "odb/odb.h"
 
 struct wg_pathspec;
@@ -57,6 +58,18 @@ struct wg_revwalk_options {
 	/* a shallow clone's cut-off commits (repo/shallow.h), which have no
 	 * parents for the walk as for git; NULL: none */
 	const struct wg_oidmap *shallow;
+	/* git log --follow (history/follow.h): paths must hold exactly one
+	 * item, the path followed. The walk is then not limited by it (git
+	 * does not prune: the path changes); a commit is yielded when its
+	 * diff against its first parent (a root: the empty tree) touches
+	 * the path followed, renames followed as the commits are yielded.
+	 * Merges have no diff, so are never yielded, unless first_parent
+	 * (git's --first-parent diffs them against that parent). --skip and,
+	 * with reverse, -n count the commits walked, before the diff (git
+	 * counts them in get_revision); otherwise -n counts those yielded. */
+	bool follow;
+	int follow_score;        /* -M<n>: a source's minimum similarity; 0: 50% */
+	int follow_limit;        /* diff.renameLimit; <= 0: none */
 };
 
 /* How a starting commit is taken. */
@@ -91,6 +104,16 @@ void wg_revwalk_rebind(struct wg_revwalk *w, struct wg_odb *odb);
  * long as the walk; its parents are those the walk kept (a simplified
  * merge keeps one). */
 int wg_revwalk_next(struct wg_revwalk *w, struct wg_commit_node **out);
+/* With follow: the diff of the commit wg_revwalk_next yielded last, as
+ * wg_follow_diff gave it (*found: it is the rename or copy found). */
+const struct wg_diff_changes *wg_revwalk_follow_changes(const struct wg_revwalk *w, bool *found);
+/* With follow: the blobs the last source search lacked (when
+ * wg_revwalk_next failed for want of one, fetch them and call it again:
+ * the commit is tried again). */
+const struct wg_oid *wg_revwalk_follow_missing(const struct wg_revwalk *w, size_t *n);
+/* With follow: the path followed now (the next commit's). */
+const char *wg_revwalk_follow_path(const struct wg_revwalk *w);
+
 /* Is the commit on the left side of a...b? */
 bool wg_revwalk_is_left(const struct wg_commit_node *n);
 

@@ -3,12 +3,15 @@
 // history written with git fast-import: branches merged back and forth
 // (criss-cross, several merge bases), commits with equal dates and
 // commits older than their parents, files added, edited, renamed and
-// deleted in directories. Both object formats.
+// deleted in directories. log's follow against git log --follow on a
+// history of renames with edits, copies, re-added names and renamed
+// directories, also in a blob-less clone (the source search fetches the
+// blobs it compares). Both object formats.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadWebgit, makeTmp, gitIn } from './lib.mjs';
+import { loadWebgit, makeTmp, gitIn, startServerAt } from './lib.mjs';
 
 let wg;
 let tmp;
@@ -87,7 +90,103 @@ function history(seed, n) {
   return { stream: out.join(''), branches };
 }
 
+// A history for --follow: multi-line files renamed (with edits or not),
+// copied, deleted and re-added, directories renamed, renames on one
+// branch and edits on another, merges.
+function followHistory(seed, n) {
+  const rnd = rng(seed);
+  const pick = (a) => a[Math.floor(rnd() * a.length)];
+  const int = (k) => Math.floor(rnd() * k);
+  const out = [];
+  const trees = new Map();
+  const tips = new Map();
+  const gone = [];
+  let mark = 0;
+  let date = 1600000000;
+  const data = (s) => { out.push(`data ${Buffer.byteLength(s)}\n${s}\n`); };
+  const body = () => Array.from({ length: 3 + int(10) }, () => `line ${int(100000)} ${pick(['a', 'b', 'c'])}`);
+  const edit = (l) => { const c = [...l]; for (let k = 0; k <= int(3); k++) c.splice(int(c.length + 1), rnd() < 0.5 ? 1 : 0, `edit ${int(99999)}`); return c; };
+  const free = (f, p) => !f.has(p) && ![...f.keys()].some((x) => x.startsWith(`${p}/`) || p.startsWith(`${x}/`));
+  const put = (f, p, l) => { f.set(p, l); out.push(`M 100644 inline ${p}\n`); data(l.length ? `${l.join('\n')}\n` : ''); };
+  const commit = (branch, parents) => {
+    mark++;
+    date += rnd() < 0.1 ? -int(4000) : 1 + int(3600);
+    const f = new Map(parents.length ? trees.get(parents[0]) : []);
+    trees.set(mark, f);
+    out.push(`commit refs/heads/${branch}\nmark :${mark}\n`);
+    out.push(`author A <a@x> ${date} +0000\ncommitter C <c@x> ${date} +0000\n`);
+    data(`commit ${mark}\n`);
+    if (parents.length) out.push(`from :${parents[0]}\n`);
+    for (const p of parents.slice(1)) out.push(`merge :${p}\n`);
+    if (parents.length > 1) {
+      for (const [p, l] of trees.get(parents[1])) if (free(f, p) && rnd() < 0.7) put(f, p, l);
+    } else {
+      for (let k = 0; k <= int(2); k++) {
+        const live = [...f.keys()].sort();
+        const op = rnd();
+        if (op < 0.15 || !live.length) {
+          const p = pick(['', 'src/', 'docs/', 'lib/']) + pick(['x', 'y', 'z', 'w']) + pick(['.c', '.md', '']);
+          if (free(f, p)) put(f, p, body());
+        } else if (op < 0.4) {
+          const p = pick(live);
+          put(f, p, edit(f.get(p)));
+        } else if (op < 0.6) {
+          const src = pick(live);
+          const dst = pick(['', 'src/', 'old/']) + pick(['mv-', 'r-', '']) + src.split('/').pop();
+          if (!free(f, dst)) continue;
+          out.push(`R ${src} ${dst}\n`);
+          f.set(dst, f.get(src));
+          f.delete(src);
+          gone.push(src);
+          if (rnd() < 0.5) put(f, dst, edit(f.get(dst)));
+        } else if (op < 0.68) {
+          const src = pick(live);
+          const dst = `cp-${src.split('/').pop()}`;
+          if (free(f, dst)) put(f, dst, rnd() < 0.5 ? edit(f.get(src)) : f.get(src));
+        } else if (op < 0.76) {
+          const v = pick(live);
+          out.push(`D ${v}\n`);
+          f.delete(v);
+          gone.push(v);
+        } else if (op < 0.84 && gone.length) {
+          const p = pick(gone);
+          if (free(f, p)) put(f, p, edit(rnd() < 0.5 ? f.get(pick(live)) : body()));
+        } else {
+          const dirs = [...new Set(live.filter((p) => p.includes('/')).map((p) => p.split('/')[0]))];
+          if (!dirs.length) continue;
+          const d = pick(dirs);
+          const nd = `${pick(['pkg', 'moved', 'lib2'])}${int(3)}`;
+          const moves = live.filter((p) => p.startsWith(`${d}/`)).map((p) => [p, nd + p.slice(d.length)]);
+          if (moves.some(([, t]) => !free(f, t))) continue;
+          for (const [a, b] of moves) { out.push(`R ${a} ${b}\n`); f.set(b, f.get(a)); f.delete(a); gone.push(a); }
+        }
+      }
+    }
+    out.push('\n');
+    tips.set(branch, mark);
+  };
+  const branches = ['main'];
+  commit('main', []);
+  for (let i = 0; i < n; i++) {
+    const r = rnd();
+    if (r < 0.06 && branches.length < 3) {
+      const b = `topic${branches.length}`;
+      branches.push(b);
+      commit(b, [tips.get('main')]);
+    } else if (r < 0.16 && branches.length > 1) {
+      const a = pick(branches);
+      commit(a, [tips.get(a), tips.get(pick(branches.filter((x) => x !== a)))]);
+    } else {
+      const b = pick(branches);
+      commit(b, [tips.get(b)]);
+    }
+  }
+  return out.join('');
+}
+
 const repos = {};
+const followRepos = {};
+let server;
 
 before(async () => {
   wg = await loadWebgit();
@@ -100,10 +199,18 @@ before(async () => {
     const { stream, branches } = history(fmt === 'sha1' ? 7 : 11, 150);
     git(['-C', dir, 'fast-import', '--quiet'], { input: stream });
     repos[fmt] = { dir, branches };
+    const fdir = path.join(tmp, 'repos', `follow-${fmt}.git`);
+    git(['init', '-q', '--bare', `--object-format=${fmt}`, '-b', 'main', fdir]);
+    git(['-C', fdir, 'fast-import', '--quiet'], { input: followHistory(fmt === 'sha1' ? 5 : 9, 160) });
+    git(['-C', fdir, 'config', 'uploadpack.allowFilter', 'true']);
+    git(['-C', fdir, 'config', 'uploadpack.allowAnySHA1InWant', 'true']);
+    followRepos[fmt] = fdir;
   }
+  server = startServerAt(path.join(tmp, 'server'), path.join(tmp, 'repos'));
 });
 
-after(() => {
+after(async () => {
+  if (server) await server.stop();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -190,5 +297,56 @@ for (const fmt of ['sha1', 'sha256']) {
       assert.deepEqual(await wg.lastModified({ dir, ...opts }), want, `last-modified ${args.join(' ')}`);
     }
     await assert.rejects(wg.lastModified({ dir, ref: 'no-such' }), (e) => e.code === 'ENOTFOUND');
+  });
+}
+
+for (const fmt of ['sha1', 'sha256']) {
+  test(`${fmt}: log follow is git log --follow, in a blob-less clone too`, async () => {
+    const dir = followRepos[fmt];
+    const tip = lines(git(['-C', dir, 'ls-tree', '-r', '--name-only', 'main']));
+    let renamed = 0;
+    for (const p of tip) {
+      const want = lines(git(['-C', dir, 'log', '--follow', '--format=%H', '--', p]));
+      assert.deepEqual(await ids({ dir, paths: p, follow: true }), want, `log --follow -- ${p}`);
+      renamed += lines(git(['-C', dir, 'log', '--follow', '--format=', '--name-status', '--', p]))
+        .filter((l) => /^[RC]/.test(l)).length;
+    }
+    assert.ok(renamed > 20, `${renamed} renames and copies followed`);
+    const some = tip.filter((_, i) => i % 5 === 0);
+    for (const p of some) {
+      for (const [opts, args] of [
+        [{ reverse: true }, ['--reverse']],
+        [{ firstParent: true }, ['--first-parent']],
+        [{ depth: 2 }, ['-n2']],
+        [{ reverse: true, depth: 30, skip: 1 }, ['--reverse', '-n30', '--skip=1']],
+        [{ ref: 'main~3' }, ['main~3']],
+      ]) {
+        const want = lines(git(['-C', dir, 'log', '--follow', '--format=%H', ...args, '--', p]));
+        assert.deepEqual(await ids({ dir, paths: p, follow: true, ...opts }), want, `log --follow ${args.join(' ')} -- ${p}`);
+      }
+    }
+    await assert.rejects(ids({ dir, paths: ['a', 'b'], follow: true }), (e) => e.code === 'EINVALID');
+    await assert.rejects(ids({ dir, follow: true }), (e) => e.code === 'EINVALID');
+
+    // a blob-less clone fetches what a source search compares, and finds
+    // the same history
+    const lazy = path.join(tmp, 'clones', `follow-${fmt}`);
+    await wg.clone({ url: `${server.base}/git/follow-${fmt}.git`, dir: lazy, filter: 'blob:none', noCheckout: true });
+    let requests = 0;
+    for (const p of some) {
+      const want = lines(git(['-C', dir, 'log', '--follow', '--format=%H', '--', p]));
+      const got = [];
+      for await (const c of wg.log({ dir: lazy, paths: p, follow: true, onRequest: () => { requests++; } })) got.push(c.oid);
+      assert.deepEqual(got, want, `blob-less log --follow -- ${p}`);
+    }
+    assert.ok(requests > 0, 'the blob-less clone fetched blobs');
+    // with lazy fetches off, a search that needs a blob fails cleanly
+    const lazy2 = path.join(tmp, 'clones', `follow-${fmt}-nolazy`);
+    await wg.clone({ url: `${server.base}/git/follow-${fmt}.git`, dir: lazy2, filter: 'blob:none', noCheckout: true });
+    let failed = 0;
+    for (const p of some) {
+      try { await ids({ dir: lazy2, paths: p, follow: true, lazy: false }); } catch (e) { assert.equal(e.code, 'ENOTFOUND'); failed++; }
+    }
+    assert.ok(failed > 0, 'some search needed a blob');
   });
 }
