@@ -24,7 +24,8 @@
 #include "util/fs.h"
 #include "util/quote.h"
 
-static const char usage[] = "webgit blame [-l] [-s] [-e] [-t] [-f] [-n] [-w] [-M[<n>]] [-C[<n>]] [--root] "
+static const char usage[] = "webgit blame [-l] [-s] [-e] [-t] [-f] [-n] [-w] [-M[<n>]] "
+			    "[-C[<n>]] [--root] "
 			    "[-p | --porcelain | --line-porcelain] [--abbrev=<n>] "
 			    "[-L <start>,<end>] [<rev>] [--] <file>";
 

@@ -654,8 +654,8 @@ static void split_overlap(struct entry split[3], const struct entry *e, long tln
 
 /* git's split_blame: e replaced by its parts; the parent's goes to
  * *blamed, the others to *unblamed (to be looked at again). */
-static int split_blame(struct entry ***blamed, struct entry ***unblamed, const struct entry split[3],
-		       struct entry *e)
+static int split_blame(struct entry ***blamed, struct entry ***unblamed,
+		       const struct entry split[3], struct entry *e)
 {
 	struct entry *n;
 
@@ -705,7 +705,8 @@ static int split_blame(struct entry ***blamed, struct entry ***unblamed, const s
 
 /* git's copy_split_if_better: the split whose parent part scores higher
  * (a tie goes to the later one). */
-static void copy_split_if_better(const struct walk *w, struct entry best[3], struct entry potential[3])
+static void copy_split_if_better(const struct walk *w, struct entry best[3],
+				 struct entry potential[3])
 {
 	if (potential[1].suspect < 0)
 		return;
@@ -893,6 +894,12 @@ static int find_copy_in_parent(struct walk *w, struct entry ***blamed, struct en
 		wg_free(list);
 		if (!(list = wg_calloc(n, sizeof(*list)))) {
 			err = wg_error_set(WG_ENOMEM, "out of memory");
+			while (unblamed) {   /* kept by the target, to be freed */
+				e = unblamed->next;
+				unblamed->next = leftover;
+				leftover = unblamed;
+				unblamed = e;
+			}
 			break;
 		}
 		for (e = unblamed, i = 0; e; e = e->next, i++) {
@@ -1144,7 +1151,8 @@ out:
 
 static int entry_lno_cmp(const void *a, const void *b)
 {
-	const struct entry *x = *(const struct entry *const *)a, *y = *(const struct entry *const *)b;
+	const struct entry *x = *(const struct entry *const *)a;
+	const struct entry *y = *(const struct entry *const *)b;
 	return (x->lno > y->lno) - (x->lno < y->lno);
 }
 
