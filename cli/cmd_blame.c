@@ -24,7 +24,8 @@
 #include "util/fs.h"
 #include "util/quote.h"
 
-static const char usage[] = "webgit blame [-l] [-s] [-e] [-t] [-f] [-n] [-w] [--root] "
+static const char usage[] = "webgit blame [-l] [-s] [-e] [-t] [-f] [-n] [-w] [-M[<n>]] "
+			    "[-C[<n>]] [--root] "
 			    "[-p | --porcelain | --line-porcelain] [--abbrev=<n>] "
 			    "[-L <start>,<end>] [<rev>] [--] <file>";
 
@@ -385,6 +386,15 @@ static int no_such_path(const char *path, const char *rev)
 	return cli_fatal("no such path %s in %s", path, rev);
 }
 
+/* git's parse_score: a number, or 0 (the default) for anything else. */
+static unsigned parse_score(const char *arg)
+{
+	char *end;
+	unsigned long score = strtoul(arg, &end, 10);
+
+	return *end ? 0 : (unsigned)score;
+}
+
 int cmd_blame(int argc, char **argv)
 {
 	struct wg_blame_options bo = { 0 };
@@ -439,6 +449,18 @@ int cmd_blame(int argc, char **argv)
 			bo.show_root = true;
 		} else if (!strcmp(a, "-w")) {
 			bo.whitespace = WG_DIFF_IGNORE_ALL_SPACE;
+		} else if (!strncmp(a, "-M", 2)) {
+			bo.moves = true;
+			if (a[2])
+				bo.move_score = parse_score(a + 2);
+		} else if (!strncmp(a, "-C", 2)) {
+			/* each -C looks further: changed files, then all of
+			 * the parent's for a new file, then all always */
+			if (bo.copies < 3)
+				bo.copies++;
+			bo.moves = true;
+			if (a[2])
+				bo.copy_score = parse_score(a + 2);
 		} else if (!strcmp(a, "--abbrev")) {
 			abbrev = -1;
 		} else if (!strncmp(a, "--abbrev=", 9)) {

@@ -20,24 +20,41 @@ const ident = (name, email, timestamp, timezone) => ({
 /**
  * Blame `path` at `ref` (default HEAD): the groups of lines in line order,
  * each { start, count, commit, origPath, origStart, boundary, author,
- * committer, summary, previous } with start and origStart 1-based (as in
- * git blame --porcelain: origStart is the line in commit's version of the
- * file, which was called origPath there; previous is the parent commit the
- * lines were compared with, or null). Renames are followed; merges give
- * each line to the first parent that has it. No -M/-C, no -w. In a
- * partial clone the file's versions are fetched first, in one request per
- * rename along the way (the remote options as for readFile; lazy: false
- * fetches nothing).
- */
-export async function blame({ dir, ref = 'HEAD', path, ...remote } = {}) {
+  * committer, summary, previous, previousPath } with start and origStart
+  * 1-based (as in git blame --porcelain: origStart is the line in commit's
+  * version of the file, which was called origPath there; previous is the
+  * parent commit the lines were compared with, or null, and previousPath
+  * the path there). Renames are followed; merges give each line to the
+  * first parent that has it. moves: true (git blame -M) or the -M score;
+  * copies: 1, 2 or 3 (-C given that many times: also from the files the
+  * commit changed, from any file when the file is new, from any file
+  * always; implies moves); copyScore: the -C score. Lines copied from
+  * another file have it as origPath. No -w. In a partial clone the file's
+  * versions are fetched first, in one request per rename along the way
+  * (the remote options as for readFile; lazy: false fetches nothing); the
+  * other files -M/-C read are fetched as they are met.
+  */
+export async function blame({
+  dir, ref = 'HEAD', path, moves = false, copies = 0, copyScore = 0, ...remote
+} = {}) {
+  const score = (v, what) => {
+    if (!Number.isInteger(v) || v < 0 || v > 0x7fffffff) {
+      throw new TypeError(`blame: ${what} must be a whole number from 0`);
+    }
+    return v;
+  };
+  if (typeof moves !== 'boolean') score(moves, 'moves');
+  if (![0, 1, 2, 3].includes(copies)) throw new TypeError('blame: copies must be 0, 1, 2 or 3');
+  score(copyScore, 'copyScore');
   return withRepo(dir, {}, async (repo, state) => {
     await fetchMissing(repo, state, String(ref), String(path), remote);
     const obj = await lazily(repo, state, remote, () => {
-      const o = withStrings([ref, String(path)], (r, p) => M._wgjs_blame(repo, r, p));
+      const o = withStrings([ref, String(path)], (r, p) => M._wgjs_blame(repo, r, p,
+        moves === false ? 0 : 1, typeof moves === 'number' ? moves : 0, copies, copyScore));
       if (!o) throw lastError();
       return o;
     });
-    return records(takeObject(obj).data, 16).map((f) => ({
+    return records(takeObject(obj).data, 17).map((f) => ({
       start: Number(f[1]),
       count: Number(f[2]),
       commit: f[0],
@@ -48,6 +65,7 @@ export async function blame({ dir, ref = 'HEAD', path, ...remote } = {}) {
       committer: ident(f[10], f[11], f[12], f[13]),
       summary: f[14],
       previous: f[15] || null,
+      previousPath: f[15] ? f[16] : null,
     }));
   });
 }

@@ -346,11 +346,24 @@ export interface BlameEntry {
   summary: string;
   /** the parent commit the lines were compared with (porcelain's "previous"), or null */
   previous: string | null;
+  /** the path in `previous` (porcelain's "previous" second half), or null */
+  previousPath: string | null;
 }
 
-/** `git blame --porcelain <ref> -- <path>` (ref default HEAD) as groups of lines, in line order. In a partial
- * clone the file's versions are fetched first, one request per rename along its history. */
-export function blame(options: ReadOptions & { ref?: string; path: string }): Promise<BlameEntry[]>;
+export interface BlameOptions extends ReadOptions {
+  ref?: string;
+  path: string;
+  /** git blame -M: lines moved or copied within the file; a number is the -M score (default 20) */
+  moves?: boolean | number;
+  /** git blame -C given 1, 2 or 3 times: lines from files the commit changed, also from any file of the parent when the file is new, from any file always; implies moves */
+  copies?: 0 | 1 | 2 | 3;
+  /** the -C score (default 40) */
+  copyScore?: number;
+}
+
+/** `git blame --porcelain [-M] [-C...] <ref> -- <path>` (ref default HEAD) as groups of lines, in line order. In a
+ * partial clone the file's versions are fetched first, one request per rename along its history. */
+export function blame(options: BlameOptions): Promise<BlameEntry[]>;
 
 /** Store an object; its id. What `git fsck --strict` would reject is refused (code "EFSCK"). */
 export function writeObject(options: RepoOptions & { type?: ObjectType; data: Uint8Array | string }): Promise<string>;

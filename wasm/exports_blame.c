@@ -45,14 +45,18 @@ static const char *bare_mail(struct wg_buf *out, const char *mail)
 	return wg_buf_cstr(out);
 }
 
-/* Blame `path` at `spec` (a revision, peeled to a commit): a listing with
- * one record of 16 fields per group of lines, in line order: commit id,
- * first line (1-based), line count, the line in the commit's version, the
- * path there, "1" for a boundary commit (else ""), the author's name,
- * email, time and zone, the committer's, the subject line, and the
- * previous version's commit id (or ""). NULL on error. */
-API struct wgjs_object *wgjs_blame(struct wg_repo *repo, const char *spec, const char *path)
+/* Blame `path` at `spec` (a revision, peeled to a commit), with -M
+ * (moves: 0 off, else on; move_score 0: git's default) and -C given
+ * `copies` times (copy_score 0: git's default): a listing with one record
+ * of 17 fields per group of lines, in line order: commit id, first line
+ * (1-based), line count, the line in the commit's version, the path
+ * there, "1" for a boundary commit (else ""), the author's name, email,
+ * time and zone, the committer's, the subject line, and the previous
+ * version's commit id and path (or "" and ""). NULL on error. */
+API struct wgjs_object *wgjs_blame(struct wg_repo *repo, const char *spec, const char *path,
+				   int moves, int move_score, int copies, int copy_score)
 {
+	struct wg_blame_options opts = { 0 };
 	struct wg_blame b;
 	struct wg_oid oid, commit;
 	struct wgjs_object *out = NULL;
@@ -60,9 +64,17 @@ API struct wgjs_object *wgjs_blame(struct wg_repo *repo, const char *spec, const
 	int err;
 
 	wg_error_clear();
+	if (move_score < 0 || copy_score < 0 || copies < 0 || copies > 3) {
+		wg_error_set(WG_EINVALID, "blame: bad move or copy options");
+		return NULL;
+	}
+	opts.moves = moves != 0;
+	opts.move_score = (unsigned)move_score;
+	opts.copies = (unsigned)copies;
+	opts.copy_score = (unsigned)copy_score;
 	if (wg_revparse(&oid, repo, spec) || wg_object_peel(&commit, repo, &oid, WG_OBJ_COMMIT))
 		return NULL;
-	if ((err = wg_blame_run(&b, repo, &commit, path, NULL)) ||
+	if ((err = wg_blame_run(&b, repo, &commit, path, &opts)) ||
 	    !(out = wgjs_object_alloc(WG_OBJ_NONE)))
 		goto out;
 	for (size_t i = 0; i < b.nentries && !err; i++) {
@@ -70,7 +82,7 @@ API struct wgjs_object *wgjs_blame(struct wg_repo *repo, const char *spec, const
 		const struct wg_blame_origin *o = &b.origins[e->origin];
 		const struct wg_blame_commit *c = &b.commits[o->commit];
 		char hex[WG_MAX_HEXSZ + 1], prev[WG_MAX_HEXSZ + 1], num[5][24];
-		const char *f[16];
+		const char *f[17];
 
 		snprintf(num[0], sizeof(num[0]), "%ld", e->lno + 1);
 		snprintf(num[1], sizeof(num[1]), "%ld", e->num_lines);
@@ -93,7 +105,8 @@ API struct wgjs_object *wgjs_blame(struct wg_repo *repo, const char *spec, const
 		f[13] = c->committer.tz;
 		f[14] = c->summary;
 		f[15] = o->has_previous ? wg_oid_to_hex(&o->previous_commit, prev) : "";
-		err = wgjs_record_add(out, f, 16);
+		f[16] = o->has_previous ? o->previous_path : "";
+		err = wgjs_record_add(out, f, 17);
 	}
 out:
 	wg_blame_release(&b);

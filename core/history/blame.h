@@ -8,16 +8,20 @@
  * rename detection pairs them with this path as the only destination)
  * takes them all; otherwise each parent takes the lines its version has
  * in common with this one (git's Myers line diff, as blame runs it), and
- * the first taker wins. Lines no parent takes are this origin's. A root
- * commit, and a shallow clone's cut-off commit, take the rest of their
- * lines as a boundary (unless show_root). The result does not depend on
- * the order origins are visited (there is no -M/-C move detection here),
- * so they are visited newest commit first as git does, but without its
- * bookkeeping.
+ * the first taker wins. With -M, lines still unclaimed are looked for
+ * anywhere in the parents' versions of the file, with -C in the parents'
+ * other files too (git's find_move_in_parent, find_copy_in_parent): a
+ * stretch of them goes where the best match is if it has enough letters
+ * and digits. Lines no parent takes are this origin's. A root commit, and
+ * a shallow clone's cut-off commit, take the rest of their lines as a
+ * boundary (unless show_root). Lines travel in git's blame entries, split
+ * where git splits them, since with -M/-C an entry's size decides whether
+ * it is looked for elsewhere. Each entry's fate depends on it alone, not
+ * on the order origins are visited, so they are visited newest commit
+ * first as git does, but without its bookkeeping.
  *
- * Not here: -M/-C (lines moved within or copied across files), -w and
- * the other whitespace options (the line diff has none yet), revision
- * ranges, --reverse, mailmap, textconv, --ignore-rev. */
+ * Not here: the whitespace options but -w, revision ranges, --reverse,
+ * mailmap, textconv, --ignore-rev. */
 #ifndef WG_HISTORY_BLAME_H
 #define WG_HISTORY_BLAME_H
 
@@ -36,7 +40,20 @@ struct wg_blame_options {
 	 * the whole file. */
 	long *ranges;
 	size_t nranges;
+	/* -M: lines moved or copied within the file are followed to where
+	 * they were before. -C once: also to the files the commit changed
+	 * or deleted (implies -M); twice: to any file of the parent when
+	 * the file is new or renamed there; three times: always to any
+	 * file of the parent. */
+	bool moves;
+	unsigned copies;        /* 0..3 */
+	/* how many letters and digits a stretch of lines must have (more
+	 * than) to be looked for as a move or a copy; 0: git's defaults */
+	unsigned move_score, copy_score;
 };
+
+#define WG_BLAME_DEFAULT_MOVE_SCORE 20
+#define WG_BLAME_DEFAULT_COPY_SCORE 40
 
 /* An ident as git blame shows it: the name, the email in angle brackets,
  * the time and the zone as written ("(unknown)" for an ident git cannot

@@ -9,7 +9,9 @@
 # that go back in time now and then. For every file at the tip and at a
 # few older commits: --porcelain, --line-porcelain, the default format,
 # -L ranges, -s -l -e -t, -f -n, --root and --abbrev; then a shallow
-# clone, whose cut-off commit is a boundary. Both object formats.
+# clone, whose cut-off commit is a boundary. Then a history crafted for
+# -M and -C (see gen-moves.py below): every file at the tip with -M, -C,
+# -C -C, -C -C -C, the thresholds and -w. Both object formats.
 
 . "$(dirname "$0")/lib.sh"
 require_webgit
@@ -184,6 +186,229 @@ while c < ncommits:
     c += 1
 PY
 
+# A second history for -M and -C: blocks moved within files, functions
+# swapped, lines cut and copied from one file into another in the same
+# commit, new files made of pieces of others, lines copied from files the
+# commit left alone, files deleted with their lines moved elsewhere,
+# renames with moves, blocks reindented as they move (for -w), short
+# stretches moved (below and above -M5/-M40/-C10), a merge whose sides
+# both move lines.
+cat >"$T/gen-moves.py" <<'PY'
+import os, random, subprocess, sys
+
+git, repo, seed, ncommits = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+rnd = random.Random(seed)
+WORDS = "alpha beta gamma delta count size name value next prev buf len data item list node".split()
+when = [1700000000]
+serial = [0]
+
+def fn():
+    serial[0] += 1
+    name = "%s_%s_%d" % (rnd.choice(WORDS), rnd.choice(WORDS), serial[0])
+    ls = ["static int %s(int %s)" % (name, rnd.choice(WORDS)), "{"]
+    for _ in range(rnd.randint(2, 9)):
+        r = rnd.random()
+        if r < 0.15:
+            ls.append("")
+        elif r < 0.25:
+            ls.append("\t}")
+        else:
+            ls.append("\t%s = %s(%s, %d);" % (rnd.choice(WORDS), rnd.choice(WORDS),
+                                              rnd.choice(WORDS), rnd.randint(0, 999)))
+    return ls + ["\treturn 0;", "}", ""]
+
+def small():
+    # a stretch with few letters and digits: short moves fall below -M/-C
+    return rnd.choice([["\t}", "}", ""], ["\ti++;", "\tj--;"], ["x = 1;", "y = 2;", "z = 3;"],
+                       ["\t{", "\t\tab = cd;", "\t}"], ["/* ok */"]])
+
+def read(f):
+    with open(os.path.join(repo, f)) as fh:
+        return fh.read().split("\n")[:-1]
+
+def write(f, ls):
+    path = os.path.join(repo, f)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "w") as fh:
+        fh.write("".join(l + "\n" for l in ls))
+
+def files():
+    out = subprocess.run([git, "-C", repo, "ls-files"], check=True, capture_output=True, text=True)
+    return [f for f in out.stdout.split("\n") if f]
+
+def block(ls, lo=2, hi=12):
+    k = rnd.randint(min(lo, len(ls)), min(hi, len(ls)))
+    s = rnd.randint(0, len(ls) - k)
+    return s, k
+
+def commit(msg):
+    when[0] += rnd.randint(60, 86400)
+    env = dict(os.environ, GIT_AUTHOR_NAME=rnd.choice(["Ann", "Bo Bee", "Cy"]),
+               GIT_AUTHOR_EMAIL="a@example.com", GIT_AUTHOR_DATE="%d +0100" % when[0],
+               GIT_COMMITTER_NAME="C", GIT_COMMITTER_EMAIL="c@example.com",
+               GIT_COMMITTER_DATE="%d +0100" % when[0])
+    subprocess.run([git, "-C", repo, "add", "-A"], check=True)
+    subprocess.run([git, "-C", repo, "commit", "-q", "--allow-empty", "-m", msg], check=True, env=env)
+
+def move_within(f):
+    ls = read(f)
+    if len(ls) < 4:
+        return
+    s, k = block(ls)
+    blk = ls[s:s + k]
+    del ls[s:s + k]
+    t = rnd.randint(0, len(ls))
+    ls[t:t] = blk
+    if rnd.random() < 0.3:
+        ls.insert(rnd.randint(0, len(ls)), "\tnew_line_%d();" % rnd.randint(0, 99))
+    write(f, ls)
+
+def swap_functions(f):
+    ls = read(f)
+    starts = [i for i, l in enumerate(ls) if l.startswith("static int")]
+    if len(starts) < 2:
+        return
+    a, b = sorted(rnd.sample(range(len(starts)), 2))
+    ends = starts[1:] + [len(ls)]
+    fa, fb = ls[starts[a]:ends[a]], ls[starts[b]:ends[b]]
+    ls = ls[:starts[a]] + fb + ls[ends[a]:starts[b]] + fa + ls[ends[b]:]
+    write(f, ls)
+
+def copy_across(src, dst, cut):
+    sl, dl = read(src), read(dst)
+    if len(sl) < 3:
+        return
+    s, k = block(sl)
+    blk = sl[s:s + k]
+    if cut:
+        del sl[s:s + k]
+    else:
+        sl.insert(rnd.randint(0, len(sl)), "\tchanged_%d();" % rnd.randint(0, 99))
+    t = rnd.randint(0, len(dl))
+    dl[t:t] = blk
+    write(src, sl)
+    write(dst, dl)
+
+def new_from_copies(dst, srcs):
+    out = []
+    for s in srcs:
+        sl = read(s)
+        if sl:
+            a, k = block(sl, 3, 15)
+            out += sl[a:a + k]
+        out += fn() if rnd.random() < 0.5 else []
+    write(dst, out)
+
+def reindent(f):
+    ls = read(f)
+    s, k = block(ls)
+    for i in range(s, s + k):
+        ls[i] = ls[i].replace("\t", "    ").replace(" = ", "  =  ")
+    blk = ls[s:s + k]
+    del ls[s:s + k]
+    t = rnd.randint(0, len(ls))
+    ls[t:t] = blk
+    write(f, ls)
+
+def short_move(f):
+    ls = read(f)
+    blk = small()
+    t = rnd.randint(0, len(ls))
+    ls[t:t] = blk
+    write(f, ls)
+    commit("short lines into %s" % f)
+    ls = read(f)
+    del ls[t:t + len(blk)]
+    t2 = rnd.randint(0, len(ls))
+    ls[t2:t2] = blk
+    write(f, ls)
+
+for i, f in enumerate(["a.c", "b.c", "lib/c.c", "lib/d.c"]):
+    ls = []
+    for _ in range(rnd.randint(3, 6)):
+        ls += fn()
+    write(f, ls)
+commit("initial")
+serial_files = [0]
+def side_merge(c):
+    run = lambda *a: subprocess.run([git, "-C", repo] + list(a), stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL).returncode
+    run("checkout", "-q", "-b", "side%d" % c)
+    fs = files()
+    copy_across(fs[0], fs[-1], False)
+    commit("side: lines from %s into %s" % (fs[0], fs[-1]))
+    run("checkout", "-q", "main")
+    move_within(fs[1 % len(fs)])
+    commit("main: move a block of %s" % fs[1 % len(fs)])
+    when[0] += 60
+    env = dict(os.environ, GIT_COMMITTER_DATE="%d +0000" % when[0], GIT_AUTHOR_DATE="%d +0000" % when[0])
+    if subprocess.run([git, "-C", repo, "merge", "-q", "--no-ff", "-m", "merge side%d" % c, "side%d" % c],
+                      env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+        run("merge", "--abort")
+
+for c in range(ncommits):
+    if c == ncommits // 2:
+        side_merge(c)
+    fs = files()
+    r = rnd.random()
+    f = rnd.choice(fs)
+    other = rnd.choice([g for g in fs if g != f] or [f])
+    if r < 0.15:
+        move_within(f)
+        what = "move a block within %s" % f
+    elif r < 0.25:
+        swap_functions(f)
+        what = "swap two functions of %s" % f
+    elif r < 0.4:
+        copy_across(other, f, rnd.random() < 0.5)
+        what = "lines from %s into %s (both changed)" % (other, f)
+    elif r < 0.5:
+        serial_files[0] += 1
+        dst = rnd.choice(["", "lib/", "new/"]) + "copy%d.c" % serial_files[0]
+        new_from_copies(dst, rnd.sample(fs, min(len(fs), rnd.randint(1, 3))))
+        what = "new file %s from pieces of others" % dst
+    elif r < 0.6:
+        # lines from a file this commit does not touch
+        dl = read(f)
+        sl = read(other)
+        if sl:
+            s, k = block(sl)
+            dl[rnd.randint(0, len(dl)):0] = sl[s:s + k]
+        write(f, dl)
+        what = "lines from unchanged %s into %s" % (other, f)
+    elif r < 0.68 and len(fs) > 3:
+        # a file deleted, its lines moved into another
+        sl = read(f)
+        os.remove(os.path.join(repo, f))
+        dl = read(other)
+        for s in range(0, len(sl), 7):
+            dl.insert(rnd.randint(0, len(dl)), "")
+            t = rnd.randint(0, len(dl))
+            dl[t:t] = sl[s:s + 7]
+        write(other, dl)
+        what = "%s deleted, its lines into %s" % (f, other)
+    elif r < 0.76:
+        reindent(f)
+        what = "reindent and move a block of %s" % f
+    elif r < 0.84:
+        short_move(f)
+        what = "short lines moved in %s" % f
+    elif r < 0.9:
+        dst = "moved/%s" % os.path.basename(f)
+        if not os.path.exists(os.path.join(repo, dst)):
+            os.makedirs(os.path.join(repo, "moved"), exist_ok=True)
+            subprocess.run([git, "-C", repo, "mv", f, dst], check=True)
+            move_within(dst)
+        what = "rename %s and move lines" % f
+    else:
+        ls = read(f)
+        t = rnd.randint(0, len(ls))
+        ls[t:t] = fn()
+        write(f, ls)
+        what = "a new function in %s" % f
+    commit(what)
+PY
+
 NCOMMITS=${WG_T33_COMMITS:-40}
 for FMT in sha1 sha256; do
 	R=$T/$FMT
@@ -261,6 +486,37 @@ for FMT in sha1 sha256; do
 	for f in "${SF[@]}"; do
 		same --porcelain "$f"
 		same "$f"
+	done
+	cd "$T" || exit 1
+
+	# moves and copies: every file at the tip, with each detection level
+	# and threshold, all three output formats
+	R=$T/$FMT-moves
+	"$GIT" init -q -b main --object-format=$FMT "$R"
+	check "$FMT: generate a history of moves and copies" python3 "$T/gen-moves.py" "$GIT" "$R" \
+		$([ $FMT = sha1 ] && echo 5 || echo 7) "${WG_T33_MOVE_COMMITS:-30}"
+	cd "$R" || exit 1
+	mapfile -t FILES < <("$GIT" ls-files)
+	note "$FMT moves: $(${GIT} rev-list --count HEAD) commits, ${#FILES[@]} files"
+	found_other=0
+	for f in "${FILES[@]}"; do
+		for o in "" -M -C "-C -C" "-C -C -C" -M5 -M40 -C10 "-C -C -C20" "-w -M" "-w -C -C"; do
+			same $o --porcelain -- "$f"
+			same $o --line-porcelain -- "$f"
+			same $o -- "$f"
+		done
+		if "$GIT" blame -C -C -C --porcelain -- "$f" | grep "^filename " | grep -qvxF "filename $f"; then
+			found_other=$((found_other + 1))
+		fi
+	done
+	# the history must have lines from other files for the tests above to
+	# mean something
+	check "$FMT moves: some files have lines from others ($found_other)" test "$found_other" -ge 2
+	# an older commit, and -L with -M
+	mapfile -t OF < <("$GIT" ls-tree -r --name-only HEAD~5)
+	for f in "${OF[@]}"; do
+		same -C -C --porcelain HEAD~5 -- "$f"
+		same -M -L 2,12 HEAD~5 -- "$f"
 	done
 	cd "$T" || exit 1
 done

@@ -1,7 +1,9 @@
 // blame() against git blame --porcelain on a history with edits, a rename
 // with an edit, a merge of two branches that changed the same file, an
-// empty file and a file without a final newline, in both object formats
-// (environment: see lib.mjs).
+// empty file and a file without a final newline; with moves and copies
+// (-M, -C, -C -C, -C -C -C and their scores) on a history of blocks moved
+// and copied between files; in both object formats (environment: see
+// lib.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -24,8 +26,8 @@ after(() => {
 });
 
 // git blame --porcelain as the groups blame() returns.
-function porcelain(dir, ref, file) {
-  const lines = git(['-C', dir, 'blame', '--porcelain', ref, '--', file]).split('\n');
+function porcelain(dir, ref, file, opts = []) {
+  const lines = git(['-C', dir, 'blame', '--porcelain', ...opts, ref, '--', file]).split('\n');
   const info = {};
   const out = [];
   let cur = null;
@@ -43,7 +45,10 @@ function porcelain(dir, ref, file) {
     const key = sp < 0 ? l : l.slice(0, sp);
     const value = sp < 0 ? '' : l.slice(sp + 1);
     if (key === 'boundary') cur.boundary = true;
-    else if (key === 'previous') out[out.length - 1].previous = value.split(' ')[0];
+    else if (key === 'previous') {
+      out[out.length - 1].previous = value.slice(0, value.indexOf(' '));
+      out[out.length - 1].previousPath = value.slice(value.indexOf(' ') + 1);
+    }
     else if (key === 'filename') out[out.length - 1].origPath = value;
     else cur[key] = value;
   }
@@ -51,7 +56,9 @@ function porcelain(dir, ref, file) {
   const pathOf = {};
   return out.map((g) => {
     const c = info[g.oid];
-    if (g.origPath) pathOf[g.oid] = { path: g.origPath, previous: g.previous ?? null };
+    if (g.origPath) {
+      pathOf[g.oid] = { path: g.origPath, previous: g.previous ?? null, previousPath: g.previousPath ?? null };
+    }
     const p = pathOf[g.oid];
     return {
       start: g.start, count: g.count, commit: g.oid, origPath: p.path, origStart: g.origStart,
@@ -60,6 +67,7 @@ function porcelain(dir, ref, file) {
       committer: { name: c.committer, email: c['committer-mail'].slice(1, -1), timestamp: +c['committer-time'], timezone: c['committer-tz'] },
       summary: c.summary,
       previous: p.previous,
+      previousPath: p.previousPath,
     };
   });
 }
@@ -114,6 +122,70 @@ for (const format of ['sha1', 'sha256']) {
     assert.equal(groups.reduce((n, g) => n + g.count, 0), 24);
   });
 }
+
+// Blocks moved within a file, cut from one file into another, copied from
+// a file the commit left alone, and a new file made of pieces of others.
+function makeMoves(dir, format) {
+  git(['init', '-q', '-b', 'main', `--object-format=${format}`, dir]);
+  let when = 1700000000;
+  const commit = (msg) => {
+    when += 3600;
+    git(['-C', dir, 'add', '-A']);
+    git(['-C', dir, 'commit', '-q', '-m', msg], {
+      env: {
+        ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', HOME: tmp,
+        GIT_AUTHOR_NAME: 'Ann', GIT_AUTHOR_EMAIL: 'ann@example.com',
+        GIT_COMMITTER_NAME: 'C', GIT_COMMITTER_EMAIL: 'c@example.com',
+        GIT_AUTHOR_DATE: `${when} +0100`, GIT_COMMITTER_DATE: `${when} +0000`,
+      },
+    });
+  };
+  const put = (f, lines) => fs.writeFileSync(path.join(dir, f), lines.join('\n') + '\n');
+  const fn = (name, n) => [`static int ${name}(void)`, '{',
+    ...Array.from({ length: n }, (_, i) => `\t${name}_value_${i} = compute_${name}(${i});`), '}', ''];
+  const a = [...fn('alpha', 4), ...fn('beta', 3), ...fn('gamma', 5)];
+  const b = [...fn('delta', 3), ...fn('epsilon', 6)];
+  put('a.c', a);
+  put('b.c', b);
+  commit('first');
+  put('a.c', [...fn('gamma', 5), 'int x;', ...fn('alpha', 4), ...fn('beta', 3)]);
+  commit('move gamma up');
+  put('b.c', [...fn('delta', 3), ...fn('beta', 3)]);
+  put('a.c', [...fn('gamma', 5), 'int x;', ...fn('alpha', 4), ...fn('epsilon', 6).slice(0, 5)]);
+  commit('beta to b.c, part of epsilon to a.c');
+  put('c.c', ['/* c */', ...fn('delta', 3), ...fn('alpha', 4).slice(1, 5)]);
+  commit('c.c from pieces');
+  put('b.c', [...fn('delta', 3), ...fn('beta', 3), ...fn('gamma', 5).slice(0, 4)]);
+  commit('gamma copied into b.c');
+}
+
+for (const format of ['sha1', 'sha256']) {
+  test(`blame with moves and copies matches git (${format})`, async () => {
+    const dir = path.join(tmp, `moves-${format}`);
+    makeMoves(dir, format);
+    const cases = [
+      [{}, []], [{ moves: true }, ['-M']], [{ moves: 5 }, ['-M5']], [{ moves: 40 }, ['-M40']],
+      [{ copies: 1 }, ['-C']], [{ copies: 1, copyScore: 10 }, ['-C10']],
+      [{ copies: 2 }, ['-C', '-C']], [{ copies: 3 }, ['-C', '-C', '-C']],
+    ];
+    let fromOthers = 0;
+    for (const file of ['a.c', 'b.c', 'c.c']) {
+      for (const [opts, args] of cases) {
+        const ours = await wg.blame({ dir, path: file, ...opts });
+        assert.deepEqual(ours, porcelain(dir, 'HEAD', file, args), `${file} ${args.join(' ')}`);
+        fromOthers += ours.filter((g) => g.origPath !== file).length;
+      }
+    }
+    assert.ok(fromOthers > 0, 'some lines come from other files');
+  });
+}
+
+test('blame refuses bad move and copy options', async () => {
+  const dir = path.join(tmp, 'moves-sha1');
+  await assert.rejects(wg.blame({ dir, path: 'a.c', copies: 4 }), TypeError);
+  await assert.rejects(wg.blame({ dir, path: 'a.c', moves: -1 }), TypeError);
+  await assert.rejects(wg.blame({ dir, path: 'a.c', copyScore: 1.5 }), TypeError);
+});
 
 test('blame refuses a missing path and a bad revision', async () => {
   const dir = path.join(tmp, 'sha1');

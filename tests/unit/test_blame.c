@@ -3,12 +3,16 @@
  * line of commits, a merge whose sides changed different lines, a
  * rename with an edit, a commit that leaves the file alone, -L ranges
  * (and how they merge), the shallow boundary, coalescing, idents and
- * subjects as git blame shows them, and the errors. */
+ * subjects as git blame shows them, the errors; and -M and -C: blocks
+ * moved within a file, lines copied from a changed file, into a new file
+ * and from a file the commit left alone, each below and above its
+ * threshold. */
 #include <stdio.h>
 #include <string.h>
 
 #include "history/blame.h"
 #include "object/commit.h"
+#include "odb/odb.h"
 #include "repo/repo.h"
 #include "fixtures.h"
 #include "test.h"
@@ -250,9 +254,157 @@ static void test_ranges(void)
 	CHECK(o.nranges == 0 && o.ranges == NULL);
 }
 
+/* A commit of two files (names in tree order), by A at 1700000000 +
+ * date. */
+static struct wg_oid commit_two(const char *p1, const char *t1, const char *p2, const char *t2,
+				const struct wg_oid *parents, size_t n, int date)
+{
+	struct wg_buf tree = WG_BUF_INIT, raw = WG_BUF_INIT;
+	struct wg_oid b1, b2, t, c;
+	struct wg_commit cm;
+
+	CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, t1, strlen(t1), &b1));
+	CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, t2, strlen(t2), &b2));
+	wg_buf_printf(&tree, "100644 %s", p1);
+	wg_buf_addch(&tree, 0);
+	wg_buf_add(&tree, b1.hash, wg_oid_rawsz(&b1));
+	wg_buf_printf(&tree, "100644 %s", p2);
+	wg_buf_addch(&tree, 0);
+	wg_buf_add(&tree, b2.hash, wg_oid_rawsz(&b2));
+	CHECK_OK(wg_odb_write(odb, WG_OBJ_TREE, tree.data, tree.len, &t));
+	wg_commit_init(&cm);
+	cm.tree = t;
+	for (size_t i = 0; i < n; i++)
+		CHECK_OK(wg_commit_add_parent(&cm, &parents[i]));
+	wg_buf_printf(&raw, "A <a@x> %d +0000", 1700000000 + date);
+	CHECK_OK(wg_commit_set_author(&cm, wg_buf_cstr(&raw)));
+	CHECK_OK(wg_commit_set_committer(&cm, wg_buf_cstr(&raw)));
+	CHECK_OK(wg_commit_set_message(&cm, "two\n", 4));
+	wg_buf_reset(&raw);
+	CHECK_OK(wg_commit_serialize(&cm, &raw));
+	CHECK_OK(wg_odb_write(odb, WG_OBJ_COMMIT, raw.data, raw.len, &c));
+	wg_commit_release(&cm);
+	wg_buf_release(&tree);
+	wg_buf_release(&raw);
+	return c;
+}
+
+/* Two lines of 12 letters each score 25 (one more than the letters and
+ * digits): above -M's 20, below -M30. */
+#define ALPHA "alpha line one\nalpha line two\n"
+#define BETA "beta line one\nbeta line two\n"
+
+/* a: ALPHA BETA; c: BETA x ALPHA. The diff keeps one block; the other
+ * moved, and only -M finds it in a. */
+static void test_move_within(void)
+{
+	struct wg_blame b;
+	struct wg_blame_options o = { 0 };
+	struct wg_oid a, c;
+
+	open_repo("blame-move");
+	a = commit(ALPHA BETA, NULL, 0, 1);
+	c = commit(BETA "x\n" ALPHA, &a, 1, 2);
+
+	CHECK_OK(wg_blame_run(&b, repo, &c, "file", &o));
+	CHECK(b.nentries == 2);
+	check_entry(&b, 0, 0, 2, 2, &a);
+	check_entry(&b, 1, 2, 2, 3, &c);
+	wg_blame_release(&b);
+
+	o.moves = true;
+	CHECK_OK(wg_blame_run(&b, repo, &c, "file", &o));
+	CHECK(b.nentries == 3);
+	check_entry(&b, 0, 0, 2, 2, &a);
+	check_entry(&b, 1, 2, 2, 1, &c);
+	check_entry(&b, 2, 3, 0, 2, &a);
+	CHECK_STR(b.origins[b.entries[2].origin].path, "file");
+	wg_blame_release(&b);
+
+	/* a stretch must score more than the threshold */
+	o.move_score = 25;
+	CHECK_OK(wg_blame_run(&b, repo, &c, "file", &o));
+	CHECK(b.nentries == 2);
+	wg_blame_release(&b);
+	o.move_score = 24;
+	CHECK_OK(wg_blame_run(&b, repo, &c, "file", &o));
+	CHECK(b.nentries == 3);
+	wg_blame_release(&b);
+	close_repo();
+}
+
+/* Lines copied between files: from a file the commit changed (-C), into
+ * a new file (-C -C), from a file the commit left alone (-C -C -C). */
+static void test_copies(void)
+{
+	struct wg_blame b;
+	struct wg_blame_options o = { 0 };
+	struct wg_oid root, cut, fresh, old;
+
+	open_repo("blame-copy");
+	root = commit_two("a.c", ALPHA BETA ALPHA "end of a\n", "b.c", "b one\nb two\n", NULL, 0,
+			  1);
+	/* BETA cut from a.c into b.c */
+	cut = commit_two("a.c", ALPHA ALPHA "end of a\n", "b.c", "b one\n" BETA "b two\n", &root,
+			 1, 2);
+	o.moves = true;
+	CHECK_OK(wg_blame_run(&b, repo, &cut, "b.c", &o));
+	CHECK(b.nentries == 3);
+	check_entry(&b, 1, 1, 1, 2, &cut);
+	wg_blame_release(&b);
+	/* BETA scores 23: more than -C20, not more than -C's 40 */
+	o.copies = 1;
+	CHECK_OK(wg_blame_run(&b, repo, &cut, "b.c", &o));
+	CHECK(b.nentries == 3);
+	check_entry(&b, 1, 1, 1, 2, &cut);
+	wg_blame_release(&b);
+	o.copy_score = 20;
+	CHECK_OK(wg_blame_run(&b, repo, &cut, "b.c", &o));
+	CHECK(b.nentries == 3);
+	check_entry(&b, 1, 1, 2, 2, &root);
+	CHECK_STR(b.origins[b.entries[1].origin].path, "a.c");
+	CHECK(!b.origins[b.entries[1].origin].has_previous);
+	CHECK_STR(b.origins[b.entries[0].origin].path, "b.c");
+	CHECK(b.commits[b.origins[b.entries[1].origin].commit].several_paths);
+	wg_blame_release(&b);
+
+	/* c.c new, with ALPHA BETA from a.c, which did not change */
+	fresh = commit_two("a.c", ALPHA BETA ALPHA "end of a\n", "c.c", "c\n" ALPHA BETA, &root, 1,
+			   3);
+	o.copies = 1;
+	CHECK_OK(wg_blame_run(&b, repo, &fresh, "c.c", &o));
+	CHECK(b.nentries == 1);
+	check_entry(&b, 0, 0, 0, 5, &fresh);
+	wg_blame_release(&b);
+	o.copies = 2;
+	CHECK_OK(wg_blame_run(&b, repo, &fresh, "c.c", &o));
+	CHECK(b.nentries == 2);
+	check_entry(&b, 0, 0, 0, 1, &fresh);
+	check_entry(&b, 1, 1, 0, 4, &root);
+	CHECK_STR(b.origins[b.entries[1].origin].path, "a.c");
+	wg_blame_release(&b);
+
+	/* b.c changed, with BETA from a.c, which did not change: only
+	 * -C -C -C looks in a.c */
+	old = commit_two("a.c", ALPHA BETA ALPHA "end of a\n", "b.c", "b one\n" BETA "b two\n",
+			 &root, 1, 4);
+	CHECK_OK(wg_blame_run(&b, repo, &old, "b.c", &o));
+	check_entry(&b, 1, 1, 1, 2, &old);
+	wg_blame_release(&b);
+	o.copies = 3;
+	CHECK_OK(wg_blame_run(&b, repo, &old, "b.c", &o));
+	CHECK(b.nentries == 3);
+	check_entry(&b, 1, 1, 2, 2, &root);
+	CHECK_STR(b.origins[b.entries[1].origin].path, "a.c");
+	wg_blame_release(&b);
+	close_repo();
+}
+
 WG_TEST_MAIN("blame",
 	WG_TEST(test_linear),
 	WG_TEST(test_merge),
 	WG_TEST(test_rename),
 	WG_TEST(test_shallow_and_empty),
-	WG_TEST(test_ranges))
+	WG_TEST(test_ranges),
+	WG_TEST(test_move_within),
+	WG_TEST(test_copies))
