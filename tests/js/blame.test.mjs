@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadWebgit, makeTmp, gitIn } from './lib.mjs';
+import { parseBlamePorcelain } from './blame-porcelain.mjs';
 
 let wg;
 let tmp;
@@ -27,49 +28,7 @@ after(() => {
 
 // git blame --porcelain as the groups blame() returns.
 function porcelain(dir, ref, file, opts = []) {
-  const lines = git(['-C', dir, 'blame', '--porcelain', ...opts, ref, '--', file]).split('\n');
-  const info = {};
-  const out = [];
-  let cur = null;
-  for (const l of lines) {
-    if (l.startsWith('\t') || l === '') continue;
-    const head = /^([0-9a-f]{40,64}) (\d+) (\d+)(?: (\d+))?$/.exec(l);
-    if (head) {
-      if (!info[head[1]]) info[head[1]] = { boundary: false, previous: null };
-      cur = info[head[1]];
-      cur.oid = head[1];
-      if (head[4]) out.push({ oid: head[1], start: +head[3], count: +head[4], origStart: +head[2] });
-      continue;
-    }
-    const sp = l.indexOf(' ');
-    const key = sp < 0 ? l : l.slice(0, sp);
-    const value = sp < 0 ? '' : l.slice(sp + 1);
-    if (key === 'boundary') cur.boundary = true;
-    else if (key === 'previous') {
-      out[out.length - 1].previous = value.slice(0, value.indexOf(' '));
-      out[out.length - 1].previousPath = value.slice(value.indexOf(' ') + 1);
-    }
-    else if (key === 'filename') out[out.length - 1].origPath = value;
-    else cur[key] = value;
-  }
-  // filename and previous are printed with a commit's first group only
-  const pathOf = {};
-  return out.map((g) => {
-    const c = info[g.oid];
-    if (g.origPath) {
-      pathOf[g.oid] = { path: g.origPath, previous: g.previous ?? null, previousPath: g.previousPath ?? null };
-    }
-    const p = pathOf[g.oid];
-    return {
-      start: g.start, count: g.count, commit: g.oid, origPath: p.path, origStart: g.origStart,
-      boundary: c.boundary,
-      author: { name: c.author, email: c['author-mail'].slice(1, -1), timestamp: +c['author-time'], timezone: c['author-tz'] },
-      committer: { name: c.committer, email: c['committer-mail'].slice(1, -1), timestamp: +c['committer-time'], timezone: c['committer-tz'] },
-      summary: c.summary,
-      previous: p.previous,
-      previousPath: p.previousPath,
-    };
-  });
+  return parseBlamePorcelain(git(['-C', dir, 'blame', '--porcelain', ...opts, ref, '--', file]));
 }
 
 function makeHistory(dir, format) {

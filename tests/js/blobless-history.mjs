@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sleep } from './lib.mjs';
+import { parseBlamePorcelain } from './blame-porcelain.mjs';
 
 const lines = (n, f) => Array.from({ length: n }, (_, i) => f(i)).join('');
 const code = (edits = {}) => lines(40, (i) => `${edits[i] ?? `line ${i} of the code`}\n`);
@@ -83,41 +84,7 @@ export const servedRef = (ref) => ref.replace(/^origin\//, '');
 
 /** git blame --porcelain as the groups blame() returns. */
 export function porcelain(git, dir, ref, file) {
-  const info = {};
-  const out = [];
-  let cur = null;
-  for (const l of git(['-C', dir, 'blame', '--porcelain', servedRef(ref), '--', file]).split('\n')) {
-    if (l.startsWith('\t') || l === '') continue;
-    const head = /^([0-9a-f]{40,64}) (\d+) (\d+)(?: (\d+))?$/.exec(l);
-    if (head) {
-      if (!info[head[1]]) info[head[1]] = { boundary: false };
-      cur = info[head[1]];
-      if (head[4]) out.push({ oid: head[1], start: +head[3], count: +head[4], origStart: +head[2] });
-      continue;
-    }
-    const sp = l.indexOf(' ');
-    const key = sp < 0 ? l : l.slice(0, sp);
-    const value = sp < 0 ? '' : l.slice(sp + 1);
-    if (key === 'boundary') cur.boundary = true;
-    else if (key === 'previous') out[out.length - 1].previous = value.split(' ')[0];
-    else if (key === 'filename') out[out.length - 1].origPath = value;
-    else cur[key] = value;
-  }
-  // filename and previous are printed with a commit's first group only
-  const pathOf = {};
-  return out.map((g) => {
-    const c = info[g.oid];
-    if (g.origPath) pathOf[g.oid] = { path: g.origPath, previous: g.previous ?? null };
-    const p = pathOf[g.oid];
-    const who = (k) => ({
-      name: c[k], email: c[`${k}-mail`].slice(1, -1), timestamp: +c[`${k}-time`], timezone: c[`${k}-tz`],
-    });
-    return {
-      start: g.start, count: g.count, commit: g.oid, origPath: p.path, origStart: g.origStart,
-      boundary: c.boundary, author: who('author'), committer: who('committer'), summary: c.summary,
-      previous: p.previous,
-    };
-  });
+  return parseBlamePorcelain(git(['-C', dir, 'blame', '--porcelain', servedRef(ref), '--', file]));
 }
 
 /** git last-modified ARGS as lastModified() returns it. */
