@@ -27,9 +27,12 @@ trap 'rm -rf "$B"' EXIT
 "$GIT" clone -q --no-checkout "$REPOS/history.git" "$B/repo"
 cd "$B/repo"
 path=$("$GIT" ls-tree -r --name-only HEAD | sed -n '500p')
+# the file at HEAD that the most commits changed: a long-lived one
+long=$("$GIT" log --format= --name-only HEAD | sort | uniq -c | sort -k1,1nr -k2 |
+	while read -r _ f; do "$GIT" cat-file -e "HEAD:$f" 2>/dev/null && { echo "$f"; break; }; done || true)
 old=$("$GIT" rev-list --first-parent HEAD | sed -n '15000p')
 side=$("$GIT" rev-list --merges HEAD | sed -n '10p')^2
-echo "history: $("$GIT" rev-list --count HEAD) commits; path $path"
+echo "history: $("$GIT" rev-list --count HEAD) commits; path $path; blamed $long ($("$GIT" log --format=%H -- "$long" | wc -l) commits)"
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # time_tool NAME CMD...: prints the median wall seconds, output in $B/NAME.out
@@ -59,6 +62,24 @@ row() {   # row LABEL 'git args' 'wasm args'
 	echo
 }
 
+# blame_row LABEL FILE: git's and the native CLI's --porcelain compared
+# byte for byte; the JS blame() (groups, not text) prints each line's
+# commit, compared with the commits of git's porcelain.
+blame_row() {
+	local label=$1 file=$2 tg tw tj
+	tg=$(time_tool git "$GIT" blame --porcelain HEAD -- "$file")
+	tw=$(time_tool webgit "$WEBGIT" blame --porcelain HEAD -- "$file")
+	cmp -s "$B/git.out" "$B/webgit.out" || echo "   ($label: webgit's output differs from git's)"
+	printf '%-34s git %6.2f s   native %6.2f s (%.2fx)' "$label" "$tg" "$tw" "$(echo "$tw / $tg" | bc -l)"
+	if [ -n "$WASM_JS" ]; then
+		tj=$(time_tool wasm env WEBGIT_JS_DIR="$WASM_JS" node "$ROOT/scripts/wasm-history.mjs" blame "$file")
+		awk '/^[0-9a-f]+ [0-9]+ [0-9]+/ { print $1 }' "$B/git.out" >"$B/git.ids"
+		cmp -s "$B/git.ids" "$B/wasm.out" || echo -n "   (wasm output differs)"
+		printf '   wasm %6.2f s (%.2fx)' "$tj" "$(echo "$tj / $tg" | bc -l)"
+	fi
+	echo
+}
+
 row "log (all, ids)" "log --format=%H" "log"
 row "log -p, last 1000 commits" "log -p --format=%H -n 1000" "log-p 1000"
 row "log of one path" "log --format=%H -- $path" "log -- $path"
@@ -67,3 +88,4 @@ row "rev-list --count --all" "rev-list --count --all" ""
 row "merge-base" "merge-base $old $side" "merge-base $old $side"
 row "last-modified (top level)" "last-modified" "last-modified"
 row "last-modified -r (all files)" "last-modified -r" "last-modified -r"
+blame_row "blame --porcelain (long-lived file)" "$long"

@@ -7,10 +7,12 @@
 //   WEBGIT_JS_DIR=build/wasm/js node scripts/wasm-history.mjs log-p <n>
 //   WEBGIT_JS_DIR=build/wasm/js node scripts/wasm-history.mjs merge-base <a> <b>
 //   WEBGIT_JS_DIR=build/wasm/js node scripts/wasm-history.mjs last-modified [-r]
+//   WEBGIT_JS_DIR=build/wasm/js node scripts/wasm-history.mjs blame <path>
 //
 // log prints ids (git log --format=%H); log-p prints, for the last n
 // commits, each id and its patch against its first parent (what
-// git log -p --format=%H shows for non-merges; merges get no patch).
+// git log -p --format=%H shows for non-merges; merges get no patch);
+// blame prints each line's commit.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -43,10 +45,14 @@ if (verb === 'log') {
   for (const e of await wg.lastModified({ dir, recursive: args.includes('-r') })) {
     out.push(`${e.commit}\t${q(e.path) ?? JSON.stringify(e.path)}\n`);
   }
+} else if (verb === 'blame') {
+  for (const g of await wg.blame({ dir, path: args[0] })) {
+    for (let i = 0; i < g.count; i++) out.push(`${g.commit}\n`);
+  }
 } else if (verb === 'merge-base') {
   out.push(`${await wg.mergeBase({ dir, commits: args })}\n`);
 } else {
-  console.error('usage: wasm-history.mjs log [<rev>...] [-- <path>...] | log-p <n> | merge-base <a> <b>');
+  console.error('usage: wasm-history.mjs log [<rev>...] [-- <path>...] | log-p <n> | merge-base <a> <b> | last-modified [-r] | blame <path>');
   process.exit(129);
 }
 flush();
