@@ -275,6 +275,8 @@ int cmd_diff(int argc, char **argv)
 	rc = cli_write_stdout(out.data, out.len);
 out:
 	fflush(stdout);
+	if (!rc)
+		cli_diff_warn_rename_limit();
 	if (rel)
 		for (int k = 0; k < o.npaths; k++)
 			wg_free(rel[k]);

@@ -159,6 +159,8 @@ int cmd_diff_tree(int argc, char **argv)
 	}
 out:
 	fflush(stdout);
+	if (!rc)
+		cli_diff_warn_rename_limit();
 	wg_buf_release(&out);
 	wg_diff_changes_release(&changes);
 	wg_commit_release(&commit);

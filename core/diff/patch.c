@@ -88,9 +88,10 @@ static int add_metainfo(struct wg_buf *h, const struct wg_diff_file *f, bool ren
 {
 	int err = 0;
 	if (renamed) {
-		if ((err = wg_buf_printf(h, "similarity index %d%%\nrename from ",
-					 (int)((long)f->score * 100 / WG_RENAME_MAX_SCORE))) ||
-		    (err = add_quoted(h, f->old_path)) || (err = wg_buf_adds(h, "\nrename to ")) ||
+		const char *what = f->status == 'C' ? "copy" : "rename";
+		if ((err = wg_buf_printf(h, "similarity index %d%%\n%s from ",
+					 (int)((long)f->score * 100 / WG_RENAME_MAX_SCORE), what)) ||
+		    (err = add_quoted(h, f->old_path)) || (err = wg_buf_printf(h, "\n%s to ", what)) ||
 		    (err = add_quoted(h, f->new_path)) || (err = wg_buf_addch(h, '\n')))
 			return err;
 	}
@@ -118,7 +119,7 @@ static int one_pair(struct wg_buf *out, const struct wg_diff_file *f, bool old_s
 	unsigned mode1 = old_side ? f->old_mode : 0, mode2 = new_side ? f->new_mode : 0;
 	const char *d1 = old_side ? f->old_data : "", *d2 = new_side ? f->new_data : "";
 	size_t n1 = old_side ? f->old_len : 0, n2 = new_side ? f->new_len : 0;
-	bool renamed = f->status == 'R' && old_side && new_side;
+	bool renamed = (f->status == 'R' || f->status == 'C') && old_side && new_side;
 	bool must_show = renamed;
 	int err;
 
