@@ -67,7 +67,7 @@ int cli_diff_parse_option(struct cli_diff_options *o, int argc, char **argv, int
 		o->copies_harder = false;
 	else if (!strncmp(s, "-M", 2) || !strncmp(s, "--find-renames", 14) ||
 		 !strncmp(s, "-C", 2) || !strncmp(s, "--find-copies", 13)) {
-		bool copy = s[1] == 'C' || s[7] == 'c';
+		bool copy = s[1] == 'C' || (s[1] == '-' && s[7] == 'c');
 		bool is_short = s[1] == 'M' || s[1] == 'C';
 		const char *score = is_short ? s + 2 : s + (copy ? 13 : 14);
 		if (!is_short && *score) {
