@@ -1,7 +1,7 @@
 /* webgit diff-tree: the changes between two trees, or a commit and its
  * first parent (its id first, as git prints it), raw by default, or as
- * patch and stats (cli/diff_output.h). Renames only with -M, as git's
- * plumbing. Without -r (and with only raw or name formats) the changes
+ * patch and stats (cli/diff_output.h). Renames only with -M, copies with
+ * -C, -C -C or --find-copies-harder, as git's plumbing. Without -r (and with only raw or name formats) the changes
  * are shown for the top level, a changed directory as one entry. A merge
  * given alone shows nothing, as git does without -m or -c. */
 #include <string.h>
