@@ -141,7 +141,8 @@ for FMT in sha1 sha256; do
 		done
 		# the last of -M and -C counts; a -C after -C is -C -C
 		for opt in "-M -C" "-C -M" "-C -M -C"; do
-			same diff-tree -r $opt --name-status -p "$c^" "$c"
+			same diff-tree -r $opt --name-status "$c^" "$c"
+			same diff-tree -r $opt -p "$c^" "$c"
 		done
 		same show -C "$c"
 		same show -C -C --stat --summary "$c"
