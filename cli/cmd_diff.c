@@ -2,8 +2,10 @@
  * against a commit (--cached [<commit>], HEAD by default), or two commits
  * (<commit> <commit>), as patches by default or in the other formats of
  * cli/diff_output.h, limited to the paths after "--". Renames as git diff
- * finds them (diff.renames, on by default; the working tree side is never
- * paired, as in git). Unmerged paths are left out (git prints "* Unmerged
+ * finds them (diff.renames, on by default, "copies" for -C; the working
+ * tree side is never paired, as in git). -C -C's unchanged sources are
+ * looked for between trees only (the index and the working tree give -C's
+ * sources). Unmerged paths are left out (git prints "* Unmerged
  * path"); working tree files are compared as they are, without the clean
  * conversions of attributes or core.autocrlf. */
 #include <stdlib.h>
@@ -275,6 +277,8 @@ int cmd_diff(int argc, char **argv)
 	rc = cli_write_stdout(out.data, out.len);
 out:
 	fflush(stdout);
+	if (!rc)
+		cli_diff_warn_rename_limit();
 	if (rel)
 		for (int k = 0; k < o.npaths; k++)
 			wg_free(rel[k]);

@@ -1,7 +1,7 @@
 /* webgit diff-tree: the changes between two trees, or a commit and its
  * first parent (its id first, as git prints it), raw by default, or as
- * patch and stats (cli/diff_output.h). Renames only with -M, as git's
- * plumbing. Without -r (and with only raw or name formats) the changes
+ * patch and stats (cli/diff_output.h). Renames only with -M, copies with
+ * -C, -C -C or --find-copies-harder, as git's plumbing. Without -r (and with only raw or name formats) the changes
  * are shown for the top level, a changed directory as one entry. A merge
  * given alone shows nothing, as git does without -m or -c. */
 #include <string.h>
@@ -159,6 +159,8 @@ int cmd_diff_tree(int argc, char **argv)
 	}
 out:
 	fflush(stdout);
+	if (!rc)
+		cli_diff_warn_rename_limit();
 	wg_buf_release(&out);
 	wg_diff_changes_release(&changes);
 	wg_commit_release(&commit);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "diff_output.h"
 #include "commit_output.h"
 #include "remote_driver.h"
 #include "rev_options.h"
@@ -122,6 +123,8 @@ int cmd_log(int argc, char **argv)
 		rc = cli_fatal_core();
 out:
 	fflush(stdout);
+	if (!rc)
+		cli_diff_warn_rename_limit();
 	wg_revwalk_free(walk);
 	cli_rev_options_release(&ro);
 	wg_buf_release(&out);

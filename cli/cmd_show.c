@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "diff_output.h"
 #include "commit_output.h"
 #include "repo/revparse.h"
 #include "util/error.h"
@@ -77,6 +78,8 @@ int cmd_show(int argc, char **argv)
 	}
 out:
 	fflush(stdout);
+	if (!rc)
+		cli_diff_warn_rename_limit();
 	free(revs);
 	wg_buf_release(&out);
 	wg_repo_free(repo);

@@ -56,18 +56,38 @@ int cli_diff_parse_option(struct cli_diff_options *o, int argc, char **argv, int
 		o->recursive = true;
 	else if (!strcmp(s, "--root"))
 		o->root = true;
-	else if (!strcmp(s, "--no-renames"))
+	else if (!strcmp(s, "--summary"))
+		o->formats |= CLI_DIFF_SUMMARY;
+	else if (!strcmp(s, "--no-renames")) {
 		o->renames = 0;
-	else if (!strncmp(s, "-M", 2) || !strncmp(s, "--find-renames", 14)) {
-		const char *score = s[1] == 'M' ? s + 2 : s + 14;
-		if (s[1] != 'M' && *score) {
+		o->copies = 0;
+	} else if (!strcmp(s, "--find-copies-harder"))
+		o->copies_harder = true;
+	else if (!strcmp(s, "--no-find-copies-harder"))
+		o->copies_harder = false;
+	else if (!strncmp(s, "-M", 2) || !strncmp(s, "--find-renames", 14) ||
+		 !strncmp(s, "-C", 2) || !strncmp(s, "--find-copies", 13)) {
+		bool copy = s[1] == 'C' || (s[1] == '-' && s[7] == 'c');
+		bool is_short = s[1] == 'M' || s[1] == 'C';
+		const char *score = is_short ? s + 2 : s + (copy ? 13 : 14);
+		if (!is_short && *score) {
 			if (*score != '=')
 				return 0;
 			score++;
 		}
-		o->renames = 1;
+		/* as git's options: -M sets renames, -C copies, a second -C
+		 * copies harder; each sets the score (none: 50%) */
+		if (copy) {
+			o->copies++;
+		} else {
+			o->renames = 1;
+			o->copies = 0;
+		}
+		o->rename_score = 0;
 		if (*score && (o->rename_score = wg_rename_parse_score(score)) < 0)
-			return cli_fatal("invalid argument to -M: %s", score);
+			return cli_fatal("invalid argument to %s: %s",
+					 is_short ? (copy ? "-C" : "-M") : (copy ? "find-copies" : "find-renames"),
+					 score);
 	} else if (!strncmp(s, "-U", 2) || !strncmp(s, "--unified=", 10)) {
 		v = s[1] == 'U' ? s + 2 : s + 10;
 		if (!*v && s[1] == 'U') {
@@ -148,23 +168,78 @@ bool cli_diff_path_matches(const struct cli_diff_options *o, const char *path)
 	return wg_diff_path_in((const char *const *)o->paths, (size_t)o->npaths, path);
 }
 
+/* What the diff of this process needed for diff.renameLimit, for the
+ * warning at its end (git keeps the largest over a log's commits). */
+static size_t rename_limit_needed;
+static bool copies_degraded;
+
+/* git's detect_rename as diff_setup and the options leave it: the
+ * configured mode (porcelain commands), then the last -M or
+ * --no-renames, then each -C after it (a -C on copies is -C -C), and
+ * --find-copies-harder makes it copies whatever came before. */
+static int rename_mode(struct wg_repo *repo, const struct cli_diff_options *o,
+		       bool rename_default, bool *on, enum wg_copies *copies, int *limit)
+{
+	bool cfg_on = false, cfg_copies = false, dummy;
+	int err, detect;   /* git's: 0 none, 1 renames, 2 copies */
+
+	if ((err = wg_diff_copies_config(repo, NULL, rename_default ? &cfg_on : &dummy,
+					 rename_default ? &cfg_copies : &dummy, limit)))
+		return err;
+	detect = !rename_default ? 0 : cfg_copies ? 2 : cfg_on ? 1 : 0;
+	bool harder = o->copies_harder;
+	if (o->renames >= 0)
+		detect = o->renames;
+	for (int k = 0; k < o->copies; k++) {
+		if (detect == 2)
+			harder = true;
+		else
+			detect = 2;
+	}
+	if (harder)
+		detect = 2;
+	*on = detect > 0;
+	*copies = detect < 2 ? WG_COPIES_NONE : harder ? WG_COPIES_HARDER : WG_COPIES_MODIFIED;
+	return 0;
+}
+
 int cli_diff_find_renames(struct wg_diff_changes *c, struct wg_repo *repo,
 			  const struct cli_diff_options *o, bool rename_default)
 {
 	struct wg_rename_options ro = WG_RENAME_OPTIONS_INIT;
-	bool on = rename_default;
+	bool on;
 	int limit = 1000, err;
-	if ((err = wg_diff_rename_config(repo, NULL, rename_default ? &on : &(bool){ false },
-					 &limit)))
+	if ((err = rename_mode(repo, o, rename_default, &on, &ro.copies, &limit)))
 		return err;
-	if (o->renames >= 0)
-		on = o->renames == 1;
 	if (!on)
-		return 0;
+		return 0;   /* (unchanged files are listed only when on) */
 	ro.limit = limit;
 	if (o->rename_score)
 		ro.min_score = o->rename_score;
-	return wg_diff_find_renames(c, 0, wg_repo_odb(repo), &ro);
+	if ((err = wg_diff_find_renames(c, 0, wg_repo_odb(repo), &ro)))
+		return err;
+	if (rename_limit_needed < c->rename_limit_needed)
+		rename_limit_needed = c->rename_limit_needed;
+	copies_degraded = copies_degraded || c->copies_degraded;
+	return 0;
+}
+
+void cli_diff_warn_rename_limit(void)
+{
+	fflush(stdout);
+	if (copies_degraded)
+		fputs("warning: only found copies from modified paths due to too many files.\n",
+		      stderr);
+	else if (rename_limit_needed)
+		fputs("warning: exhaustive rename detection was skipped due to too many files.\n",
+		      stderr);
+	else
+		return;
+	if (rename_limit_needed)
+		fprintf(stderr,
+			"warning: you may want to set your diff.renameLimit variable to at least "
+			"%zu and retry the command.\n",
+			rename_limit_needed);
 }
 
 int cli_diff_tree_changes(struct wg_diff_changes *out, struct wg_repo *repo,
@@ -175,7 +250,15 @@ int cli_diff_tree_changes(struct wg_diff_changes *out, struct wg_repo *repo,
 	size_t w = 0;
 	int err;
 
+	bool on;
+	enum wg_copies copies;
+	int limit;
+
 	to.paths = o->pathspec;   /* trees no path can match are not read */
+	/* -C -C: the unchanged files are sources too */
+	if ((err = rename_mode(repo, o, rename_default, &on, &copies, &limit)))
+		return err;
+	to.unmodified = on && copies == WG_COPIES_HARDER;
 	if ((err = wg_diff_trees(out, wg_repo_odb(repo), old_tree, new_tree, &to)))
 		return err;
 	for (size_t i = 0; i < out->n; i++) {
@@ -563,6 +646,58 @@ static int print_stats(struct wg_buf *out, struct wg_repo *repo, const struct wg
 	return err;
 }
 
+/* --- summary ------------------------------------------------------------ */
+
+/* git's show_mode_change */
+static int summary_mode_change(struct wg_buf *out, const struct wg_diff_change *c, bool name)
+{
+	int err;
+	if (!c->old_mode || !c->new_mode || c->old_mode == c->new_mode)
+		return 0;
+	if ((err = wg_buf_printf(out, " mode change %06o => %06o", c->old_mode, c->new_mode)))
+		return err;
+	if (name && ((err = wg_buf_addch(out, ' ')) || (err = add_quoted(out, c->path))))
+		return err;
+	return wg_buf_addch(out, '\n');
+}
+
+/* git's diff_summary: creations, deletions, renames, copies and mode
+ * changes */
+static int print_summary(struct wg_buf *out, const struct wg_diff_change *c)
+{
+	int err;
+	switch (c->status) {
+	case 'A':
+	case 'D':
+		if ((err = wg_buf_printf(out, " %s mode %06o ", c->status == 'A' ? "create" : "delete",
+					 c->status == 'A' ? c->new_mode : c->old_mode)) ||
+		    (err = add_quoted(out, c->path)))
+			return err;
+		return wg_buf_addch(out, '\n');
+	case 'R':
+	case 'C':
+		if ((err = wg_buf_adds(out, c->status == 'R' ? " rename " : " copy ")) ||
+		    (err = pprint_rename(out, c->from, c->path)) ||
+		    (err = wg_buf_printf(out, " (%d%%)\n", score_percent(c->score))))
+			return err;
+		return summary_mode_change(out, c, false);
+	default:
+		return summary_mode_change(out, c, true);
+	}
+}
+
+/* git's is_summary_empty */
+static bool summary_empty(const struct wg_diff_changes *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct wg_diff_change *ch = &c->v[i];
+		if (strchr("ADCR", ch->status) ||
+		    (ch->old_mode && ch->new_mode && ch->old_mode != ch->new_mode))
+			return false;
+	}
+	return true;
+}
+
 int cli_diff_print(struct wg_buf *out, struct wg_repo *repo, const struct wg_diff_changes *c,
 		   const struct cli_diff_options *o, unsigned default_formats)
 {
@@ -588,6 +723,11 @@ int cli_diff_print(struct wg_buf *out, struct wg_repo *repo, const struct wg_dif
 	if (!err && (formats & (CLI_DIFF_STAT | CLI_DIFF_NUMSTAT | CLI_DIFF_SHORTSTAT))) {
 		err = print_stats(out, repo, c, o, formats);
 		separator = separator || c->n > 0;
+	}
+	if (!err && (formats & CLI_DIFF_SUMMARY) && !summary_empty(c)) {
+		for (size_t i = 0; i < c->n && !err; i++)
+			err = print_summary(out, &c->v[i]);
+		separator = true;
 	}
 	if (!err && (formats & CLI_DIFF_PATCH) && c->n) {
 		struct wg_patch_options po = WG_PATCH_OPTIONS_INIT;

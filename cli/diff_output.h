@@ -22,12 +22,17 @@ enum {
 	CLI_DIFF_NAME_STATUS = 1 << 5,
 	CLI_DIFF_RAW = 1 << 6,
 	CLI_DIFF_NO_OUTPUT = 1 << 7,   /* -s */
+	CLI_DIFF_SUMMARY = 1 << 8,
 };
 
 struct cli_diff_options {
 	unsigned formats;          /* 0: the command's default */
 	long context, inter_hunk;
-	int renames;               /* -1: the command's default, 0 off, 1 on */
+	/* the last -M (1) or --no-renames (0); -1: the command's default
+	 * (diff.renames for the porcelain commands) */
+	int renames;
+	int copies;                /* -C given since: one is -C, two -C -C */
+	bool copies_harder;        /* --find-copies-harder */
 	int rename_score;          /* 0: 50% */
 	bool recursive;            /* -r (diff-tree) */
 	bool root;                 /* --root (diff-tree) */
@@ -59,9 +64,14 @@ bool cli_diff_path_matches(const struct cli_diff_options *o, const char *path);
 int cli_diff_tree_changes(struct wg_diff_changes *out, struct wg_repo *repo,
 			  const struct wg_oid *old_tree, const struct wg_oid *new_tree,
 			  const struct cli_diff_options *o, bool rename_default);
-/* Pair deletions with additions among changes already listed. */
+/* Pair deletions with additions among changes already listed (copies
+ * too when asked). */
 int cli_diff_find_renames(struct wg_diff_changes *c, struct wg_repo *repo,
 			  const struct cli_diff_options *o, bool rename_default);
+/* git's diff_warn_rename_limit at the end of a command: when a diff of
+ * this process skipped renames (or -C -C's unmodified sources) for
+ * diff.renameLimit, the warnings on stderr. */
+void cli_diff_warn_rename_limit(void);
 
 /* Print the changes in o's formats (default_formats when none was
  * asked) to out. Returns 0 or a core error. */

@@ -80,9 +80,14 @@ function count(value, name) {
  * the diff reads are fetched first, all in one request.
  */
 export async function diff({
-  dir, from, to = 'HEAD', paths = [], renames = true, contextLines = 3, interHunkContext = 0,
-  algorithm = 'myers', format = 'files', ...remote
+  dir, from, to = 'HEAD', paths = [], renames = true, copies = false, contextLines = 3,
+  interHunkContext = 0, algorithm = 'myers', format = 'files', ...remote
 } = {}) {
+  if (copies !== false && copies !== true && copies !== 'harder') {
+    throw makeError('EINVALID', "copies must be false, true or 'harder'");
+  }
+  // the core's code: 0 none, 1 renames, 2 copies (-C), 3 harder (-C -C)
+  const detect = !renames && !copies ? 0 : copies === 'harder' ? 3 : copies ? 2 : 1;
   const context = count(contextLines, 'contextLines');
   const interHunk = count(interHunkContext, 'interHunkContext');
   if (typeof algorithm !== 'string') throw makeError('EINVALID', 'algorithm must be a string');
@@ -96,7 +101,7 @@ export async function diff({
     try {
       d = await lazily(repo, state, remote, () => {
         const h = withStringArray(pathList, (a, n) => withStrings([from, to, algorithm],
-          (f, t, alg) => M._wgjs_diff_new(repo, f, t, a, n, renames ? 1 : 0, context, interHunk, alg)));
+          (f, t, alg) => M._wgjs_diff_new(repo, f, t, a, n, detect, context, interHunk, alg)));
         if (!h) throw lastError();
         return h;
       });

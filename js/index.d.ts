@@ -272,6 +272,9 @@ export interface DiffOptions extends ReadOptions {
   paths?: string | string[];
   /** Pair deletions with additions as git's diffcore-rename does (diff.renameLimit applies). Default true. */
   renames?: boolean;
+  /** Copies too (status "C"), as git's diffcore-rename finds them: true is `-C` (sources: the deleted and the modified
+   * files), "harder" `-C -C` / `--find-copies-harder` (every file of `from`); implies renames. Default false. */
+  copies?: boolean | 'harder';
   /** Lines of context (`-U<n>`). Default 3. */
   contextLines?: number;
   /** `--inter-hunk-context=<n>`. Default 0. */
@@ -306,7 +309,7 @@ export interface DiffHunk {
 }
 
 export interface DiffFile {
-  /** Added, deleted, modified, renamed, type changed (file to symlink and so on). Copies ("C") are not detected yet. */
+  /** Added, deleted, modified, renamed, copied (with the copies option), type changed (file to symlink and so on). */
   status: 'A' | 'D' | 'M' | 'R' | 'C' | 'T';
   /** null on the absent side of an addition or a deletion */
   oldPath: string | null;
@@ -316,7 +319,7 @@ export interface DiffFile {
   newMode: string | null;
   oldOid: string | null;
   newOid: string | null;
-  /** R: the similarity in percent; else null. */
+  /** R, C: the similarity in percent; else null. */
   similarity: number | null;
   /** git's binary guess (a NUL in the first 8000 bytes of either side): no hunks, "Binary files ... differ". */
   binary: boolean;

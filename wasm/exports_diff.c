@@ -37,7 +37,7 @@ API void wgjs_diff_free(struct wgjs_diff *d)
 
 /* The diff from `from` (NULL: to's first parent, or the empty tree) to
  * `to`, limited to `npaths` paths (none: all), with renames (`renames`
- * non-zero), `context` and `inter_hunk` lines of context and the
+ * 1; 2 copies too, -C; 3 copies harder, -C -C; 0 none), `context` and `inter_hunk` lines of context and the
  * algorithm named `algorithm` (NULL: git's default). NULL on error; a tree
  * a partial clone lacks is WG_ENOTFOUND with the repository's last
  * missing id set, for a lazy fetch. */
@@ -58,6 +58,8 @@ API struct wgjs_diff *wgjs_diff_new(struct wg_repo *repo, const char *from, cons
 	o.paths = paths;
 	o.npaths = (size_t)npaths;
 	o.renames = renames != 0;
+	o.copies = renames == 3 ? WG_COPIES_HARDER : renames == 2 ? WG_COPIES_MODIFIED
+								  : WG_COPIES_NONE;
 	o.hunks.context = context;
 	o.hunks.inter_hunk = inter_hunk;
 	if (!(d = calloc(1, sizeof(*d)))) {
@@ -202,7 +204,7 @@ API struct wgjs_object *wgjs_diff_next(struct wgjs_diff *d, struct wg_repo *repo
 	    (err = add_field(&fields, c->old_mode ? wgjs_hex(&c->old_oid) : "")) ||
 	    (err = add_field(&fields, c->new_mode ? wgjs_hex(&c->new_oid) : "")))
 		goto out;
-	if (c->status == 'R')
+	if (c->status == 'R' || c->status == 'C')
 		err = add_number(&fields, "%lu",
 				 (unsigned long)((long)c->score * 100 / WG_RENAME_MAX_SCORE));
 	else

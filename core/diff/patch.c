@@ -88,12 +88,10 @@ static int add_metainfo(struct wg_buf *h, const struct wg_diff_file *f, bool ren
 {
 	int err = 0;
 	if (renamed) {
-		/* log --follow's pair may be a copy (history/follow.h) */
 		const char *what = f->status == 'C' ? "copy" : "rename";
 		if ((err = wg_buf_printf(h, "similarity index %d%%\n%s from ",
 					 (int)((long)f->score * 100 / WG_RENAME_MAX_SCORE), what)) ||
-		    (err = add_quoted(h, f->old_path)) ||
-		    (err = wg_buf_printf(h, "\n%s to ", what)) ||
+		    (err = add_quoted(h, f->old_path)) || (err = wg_buf_printf(h, "\n%s to ", what)) ||
 		    (err = add_quoted(h, f->new_path)) || (err = wg_buf_addch(h, '\n')))
 			return err;
 	}

@@ -24,7 +24,9 @@ struct chunk {
 
 /* What similarity needs of a file, computed once. */
 struct file_state {
-	bool used;            /* a source already paired */
+	int uses;             /* a source's pairs, plus one for a file that stays
+			       * (git's rename_used) */
+	bool skip;            /* no candidate (empty, or stays without copies) */
 	bool sized, counted;
 	size_t size;
 	struct chunk *chunks; /* by hash, each hash once */
@@ -215,12 +217,13 @@ static int by_oid_cmp(const void *a_, const void *b_)
 	return c ? c : (a->index > b->index) - (a->index < b->index);
 }
 
-/* The same blob: for each destination in order, among the unused sources
- * with its id (in source order, at most 100 looked at), the first with the
- * same basename, else the first. */
+/* The same blob: for each destination in order, among the sources with
+ * its id (in source order, at most 100 looked at), the best by git's
+ * score: one for a source not used yet (renames look at no other), one
+ * for the same basename; the first of the best. */
 static int exact_pass(const struct wg_rename_file *src, size_t nsrc, struct file_state *ss,
 		      const struct wg_rename_file *dst, size_t ndst, int *src_of, int *score,
-		      const bool *skip_dst, size_t *found)
+		      const bool *skip_dst, bool copies, size_t *found)
 {
 	struct by_oid *idx = wg_calloc(nsrc ? nsrc : 1, sizeof(*idx));
 	if (!idx)
@@ -247,9 +250,9 @@ static int exact_pass(const struct wg_rename_file *src, size_t nsrc, struct file
 			if ((!is_regular(src[s].mode) || !is_regular(dst[d].mode)) &&
 			    src[s].mode != dst[d].mode)
 				continue;
-			if (ss[s].used)
+			if (ss[s].skip || (ss[s].uses && !copies))
 				continue;
-			sc = 1 + same_basename(src[s].path, dst[d].path);
+			sc = !ss[s].uses + same_basename(src[s].path, dst[d].path);
 			if (sc > best_score) {
 				best = (int)s;
 				best_score = sc;
@@ -262,7 +265,7 @@ static int exact_pass(const struct wg_rename_file *src, size_t nsrc, struct file
 		if (best >= 0) {
 			src_of[d] = best;
 			score[d] = WG_RENAME_MAX_SCORE;
-			ss[best].used = true;
+			ss[best].uses++;
 			(*found)++;
 		}
 	}
@@ -330,7 +333,7 @@ static int basename_pass(struct wg_odb *odb, const struct wg_rename_file *src, s
 	if (!used)
 		return WG_ENOMEM;
 	for (size_t i = 0; i < nsrc; i++)
-		used[i] = ss[i].used;
+		used[i] = ss[i].uses || ss[i].skip;
 	sn = unique_names(&nsn, src, nsrc, used);
 	wg_free(used);
 	if (!sn)
@@ -343,7 +346,7 @@ static int basename_pass(struct wg_odb *odb, const struct wg_rename_file *src, s
 		bool present;
 		long si, di;
 		int sc;
-		if (ss[s].used)
+		if (ss[s].uses || ss[s].skip)
 			continue;
 		si = lookup_name(sn, nsn, basename_of(src[s].path), &present);
 		di = lookup_name(dn, ndn, basename_of(src[s].path), &present);
@@ -356,7 +359,7 @@ static int basename_pass(struct wg_odb *odb, const struct wg_rename_file *src, s
 		src_of[di] = (int)s;
 		score[di] = sc;
 		taken[di] = true;
-		ss[s].used = true;
+		ss[s].uses++;
 		(*found)++;
 	}
 	wg_free(sn);
@@ -396,67 +399,120 @@ int wg_detect_renames(struct wg_odb *odb, const struct wg_rename_file *src, size
 		      const struct wg_rename_options *opts, int *src_of, int *score,
 		      bool *limited)
 {
+	struct wg_rename_options ro = WG_RENAME_OPTIONS_INIT;
+	struct wg_rename_result res;
+	int err;
+
+	if (opts)
+		ro = *opts;
+	ro.copies = WG_COPIES_NONE;
+	err = wg_detect_copies(odb, src, nsrc, dst, ndst, &ro, src_of, score, NULL, &res);
+	if (limited)
+		*limited = res.limited;
+	return err;
+}
+
+/* Can source s still pair in the matrix? Renames take a source once;
+ * copies any source, but -C -C degraded for the limit skips the
+ * unmodified ones. */
+static bool matrix_source(const struct file_state *f, const struct wg_rename_file *s,
+			  bool copies, bool skip_unmodified)
+{
+	if (f->skip || (!copies && f->uses))
+		return false;
+	return !(skip_unmodified && s->kept == WG_RENAME_UNMODIFIED);
+}
+
+int wg_detect_copies(struct wg_odb *odb, const struct wg_rename_file *src, size_t nsrc,
+		     const struct wg_rename_file *dst, size_t ndst,
+		     const struct wg_rename_options *opts, int *src_of, int *score,
+		     bool *is_copy, struct wg_rename_result *res)
+{
 	struct wg_rename_options defaults = WG_RENAME_OPTIONS_INIT;
 	struct file_state *ss = NULL, *ds = NULL;
 	struct candidate *mx = NULL;
-	bool *taken = NULL, *skip_src = NULL;
+	bool *taken = NULL, copies, skip_unmodified = false;
 	size_t found = 0, live_src = 0, live_dst = 0, rows = 0;
 	int min, err = 0;
 	struct wg_oid empty;
 
 	if (!opts)
 		opts = &defaults;
+	copies = opts->copies != WG_COPIES_NONE;
 	min = opts->min_score > 0 ? opts->min_score : WG_RENAME_DEFAULT_SCORE;
-	if (limited)
-		*limited = false;
+	memset(res, 0, sizeof(*res));
 	for (size_t i = 0; i < ndst; i++) {
 		src_of[i] = -1;
 		score[i] = 0;
+		if (is_copy)
+			is_copy[i] = false;
 	}
 	if (!nsrc || !ndst)
 		return 0;
 	ss = wg_calloc(nsrc, sizeof(*ss));
 	ds = wg_calloc(ndst, sizeof(*ds));
 	taken = wg_calloc(ndst, sizeof(*taken));
-	skip_src = wg_calloc(nsrc, sizeof(*skip_src));
-	if (!ss || !ds || !taken || !skip_src) {
+	if (!ss || !ds || !taken) {
 		err = WG_ENOMEM;
 		goto out;
 	}
-	if (opts->skip_empty) {
-		/* empty files are no candidates on either side */
-		wg_oid_empty_blob(&empty, wg_oid_algo(&dst[0].oid));
-		for (size_t i = 0; i < nsrc; i++)
-			if (wg_oid_equal(&src[i].oid, &empty))
-				ss[i].used = skip_src[i] = true;
+	wg_oid_empty_blob(&empty, wg_oid_algo(&dst[0].oid));
+	for (size_t i = 0; i < nsrc; i++) {
+		/* a file that stays is a source only for copies (and
+		 * -C -C's unmodified ones only when asked) */
+		if (src[i].kept != WG_RENAME_GONE &&
+		    (!copies || (src[i].kept == WG_RENAME_UNMODIFIED &&
+				 opts->copies != WG_COPIES_HARDER)))
+			ss[i].skip = true;
+		else if (opts->skip_empty && wg_oid_equal(&src[i].oid, &empty))
+			ss[i].skip = true;   /* empty files are no candidates */
+		else if (src[i].kept != WG_RENAME_GONE)
+			ss[i].uses = 1;      /* the file itself stays: each use a copy */
+	}
+	if (opts->skip_empty)
 		for (size_t i = 0; i < ndst; i++)
 			if (wg_oid_equal(&dst[i].oid, &empty))
 				taken[i] = true;
-	}
 
-	if ((err = exact_pass(src, nsrc, ss, dst, ndst, src_of, score, taken, &found)))
+	if ((err = exact_pass(src, nsrc, ss, dst, ndst, src_of, score, taken, copies, &found)))
 		goto out;
 	for (size_t i = 0; i < ndst; i++)
 		if (src_of[i] >= 0)
 			taken[i] = true;
 	if (min >= WG_RENAME_MAX_SCORE)
-		goto out;
-	if ((err = basename_pass(odb, src, nsrc, ss, dst, ndst, ds,
+		goto done;
+	/* git matches unique basenames first for renames only: a copy's
+	 * source may serve several destinations */
+	if (!copies &&
+	    (err = basename_pass(odb, src, nsrc, ss, dst, ndst, ds,
 				 min + (WG_RENAME_MAX_SCORE - min) / 2, src_of, score, taken,
 				 &found)))
 		goto out;
 
 	for (size_t i = 0; i < nsrc; i++)
-		live_src += !ss[i].used;
+		live_src += matrix_source(&ss[i], &src[i], copies, false);
 	for (size_t i = 0; i < ndst; i++)
 		live_dst += !taken[i];
 	if (!live_src || !live_dst)
-		goto out;
+		goto done;
 	if (opts->limit > 0 &&
 	    (uint64_t)live_src * live_dst > (uint64_t)opts->limit * (uint64_t)opts->limit) {
-		if (limited)
-			*limited = true;
-		goto out;
+		size_t modified = 0;
+		res->needed = live_src > live_dst ? live_src : live_dst;
+		/* -C -C: would -C's sources fit? (git's too_many_rename_candidates) */
+		if (opts->copies == WG_COPIES_HARDER) {
+			for (size_t i = 0; i < nsrc; i++)
+				modified += matrix_source(&ss[i], &src[i], copies, true);
+			if ((uint64_t)modified * live_dst <=
+			    (uint64_t)opts->limit * (uint64_t)opts->limit) {
+				res->degraded = true;
+				skip_unmodified = true;
+			}
+		}
+		if (!res->degraded) {
+			res->limited = true;
+			goto done;
+		}
 	}
 
 	/* the matrix: each remaining destination's best sources */
@@ -473,7 +529,7 @@ int wg_detect_renames(struct wg_odb *odb, const struct wg_rename_file *src, size
 			m[k].dst = -1;
 		for (size_t s = 0; s < nsrc; s++) {
 			struct candidate c;
-			if (ss[s].used)
+			if (!matrix_source(&ss[s], &src[s], copies, skip_unmodified))
 				continue;
 			if ((err = similarity(odb, &src[s], &ss[s], &dst[d], &ds[d], min, &c.score)))
 				break;
@@ -486,17 +542,30 @@ int wg_detect_renames(struct wg_odb *odb, const struct wg_rename_file *src, size
 	if (err)
 		goto out;
 	wg_sort(mx, rows * CANDIDATES_PER_DST, sizeof(*mx), candidate_cmp);
-	for (size_t i = 0; i < rows * CANDIDATES_PER_DST; i++) {
-		if (mx[i].dst < 0 || mx[i].score < min)
-			break;
-		if (taken[mx[i].dst] || ss[mx[i].src].used)
-			continue;
-		src_of[mx[i].dst] = mx[i].src;
-		score[mx[i].dst] = mx[i].score;
-		taken[mx[i].dst] = true;
-		ss[mx[i].src].used = true;
-		found++;
+	/* renames first, from sources not used yet; then, for copies, what
+	 * is left from any source (git's two find_renames rounds) */
+	for (int round = 0; round < (copies ? 2 : 1); round++) {
+		for (size_t i = 0; i < rows * CANDIDATES_PER_DST; i++) {
+			if (mx[i].dst < 0 || mx[i].score < min)
+				break;
+			if (taken[mx[i].dst] || (!round && ss[mx[i].src].uses))
+				continue;
+			src_of[mx[i].dst] = mx[i].src;
+			score[mx[i].dst] = mx[i].score;
+			taken[mx[i].dst] = true;
+			ss[mx[i].src].uses++;
+			found++;
+		}
 	}
+done:
+	/* git's diff_resolve_rename_copy: in destination order each use
+	 * counts a source's uses down; while some remain it is a copy, so a
+	 * deleted file's last use is its rename and a staying file's all
+	 * copies */
+	if (is_copy)
+		for (size_t d = 0; d < ndst; d++)
+			if (src_of[d] >= 0)
+				is_copy[d] = --ss[src_of[d]].uses > 0;
 out:
 	if (ss)
 		for (size_t i = 0; i < nsrc; i++)
@@ -507,7 +576,6 @@ out:
 	wg_free(ss);
 	wg_free(ds);
 	wg_free(taken);
-	wg_free(skip_src);
 	wg_free(mx);
 	return err;
 }
@@ -577,7 +645,9 @@ int wg_rename_run_init(struct wg_rename_run *run, size_t max)
 	run->dst_at = wg_calloc(max + 1, sizeof(*run->dst_at));
 	run->src_of = wg_calloc(max + 1, sizeof(*run->src_of));
 	run->score = wg_calloc(max + 1, sizeof(*run->score));
-	if (!run->src || !run->dst || !run->src_at || !run->dst_at || !run->src_of || !run->score) {
+	run->is_copy = wg_calloc(max + 1, sizeof(*run->is_copy));
+	if (!run->src || !run->dst || !run->src_at || !run->dst_at || !run->src_of || !run->score ||
+	    !run->is_copy) {
 		wg_rename_run_release(run);
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	}
@@ -600,10 +670,13 @@ void wg_rename_run_add_dst(struct wg_rename_run *run, struct wg_rename_file f, s
 int wg_rename_run_detect(struct wg_rename_run *run, struct wg_odb *odb,
 			 const struct wg_rename_options *opts)
 {
+	int err;
 	if (!run->nsrc || !run->ndst)
 		return 0;
-	return wg_detect_renames(odb, run->src, run->nsrc, run->dst, run->ndst, opts, run->src_of,
-				 run->score, &run->limited);
+	err = wg_detect_copies(odb, run->src, run->nsrc, run->dst, run->ndst, opts, run->src_of,
+			       run->score, run->is_copy, &run->result);
+	run->limited = run->result.limited;
+	return err;
 }
 
 void wg_rename_run_release(struct wg_rename_run *run)
@@ -614,5 +687,6 @@ void wg_rename_run_release(struct wg_rename_run *run)
 	wg_free(run->dst_at);
 	wg_free(run->src_of);
 	wg_free(run->score);
+	wg_free(run->is_copy);
 	memset(run, 0, sizeof(*run));
 }

@@ -99,6 +99,7 @@ int wg_rev_diff_begin(struct wg_rev_diff *d, struct wg_repo *repo, const char *f
 		      const char *to, const struct wg_rev_diff_options *opts)
 {
 	struct wg_patch_options po = WG_PATCH_OPTIONS_INIT;
+	struct wg_tree_diff_options tdo = { 0 };
 	size_t w = 0;
 	int err;
 
@@ -108,10 +109,13 @@ int wg_rev_diff_begin(struct wg_rev_diff *d, struct wg_repo *repo, const char *f
 	d->patch.lines.algorithm = opts->algorithm;
 	d->patch.abbrev = wg_default_abbrev_len(repo);
 	d->renames = opts->renames;
+	d->copies = opts->renames ? opts->copies : WG_COPIES_NONE;
+	/* -C -C: the unchanged files are sources too */
+	tdo.unmodified = d->copies == WG_COPIES_HARDER;
 	if ((err = resolve(d, repo, from, to)))
 		return err;
 	if ((err = wg_diff_trees(&d->changes, wg_repo_odb(repo), d->from_empty ? NULL : &d->from_tree,
-				 d->to_empty ? NULL : &d->to_tree, NULL)))
+				 d->to_empty ? NULL : &d->to_tree, &tdo)))
 		return err;
 	for (size_t i = 0; i < d->changes.n; i++) {
 		struct wg_diff_change *c = &d->changes.v[i];
@@ -184,6 +188,7 @@ int wg_rev_diff_renames(struct wg_rev_diff *d, struct wg_repo *repo)
 	if ((err = wg_diff_rename_config(repo, NULL, &on, &limit)))
 		return err;
 	ro.limit = limit;
+	ro.copies = d->copies;
 	if ((err = wg_diff_find_renames(&d->changes, 0, wg_repo_odb(repo), &ro)))
 		return err;
 	d->renames_done = true;

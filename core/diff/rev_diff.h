@@ -27,14 +27,17 @@ struct wg_rev_diff_options {
 	bool renames;                     /* pair deletions with additions */
 	struct wg_unified_options hunks;
 	enum wg_diff_algorithm algorithm;
+	enum wg_copies copies;            /* with renames: copies too (-C, -C -C) */
 };
-#define WG_REV_DIFF_OPTIONS_INIT { NULL, 0, true, WG_UNIFIED_OPTIONS_INIT, WG_DIFF_MYERS }
+#define WG_REV_DIFF_OPTIONS_INIT \
+	{ NULL, 0, true, WG_UNIFIED_OPTIONS_INIT, WG_DIFF_MYERS, WG_COPIES_NONE }
 
 struct wg_rev_diff {
 	struct wg_diff_changes changes;   /* in git's order, renames paired once asked */
 	struct wg_oid from_tree, to_tree;
 	bool from_empty, to_empty;        /* a side is the empty tree */
 	bool renames, renames_done;
+	enum wg_copies copies;
 	struct wg_patch_options patch;    /* odb filled in by each call */
 };
 
@@ -50,8 +53,8 @@ int wg_rev_diff_begin(struct wg_rev_diff *d, struct wg_repo *repo, const char *f
 int wg_rev_diff_missing(struct wg_rev_diff *d, struct wg_odb *odb, struct wg_oid **out,
 			size_t *n);
 
-/* Pair renames (once; nothing when they are off), with git diff's
- * diff.renameLimit. */
+/* Pair renames (once; nothing when they are off), and copies when asked,
+ * with git diff's diff.renameLimit. */
 int wg_rev_diff_renames(struct wg_rev_diff *d, struct wg_repo *repo);
 
 /* Both sides' bytes of d->changes.v[i] (a submodule's as git prints it,

@@ -21,6 +21,7 @@ struct walker {
 	uint32_t max_depth;
 	const struct wg_pathspec *paths;
 	bool quick;
+	bool unmodified;     /* list unchanged files too ('=') */
 	size_t first;        /* out->n when the walk began */
 };
 
@@ -122,7 +123,7 @@ static int one(struct walker *w, const struct wg_tree_entry *a, const struct wg_
 		}
 	}
 	if (is_tree(e->mode)) {
-		if ((!a || !b || !wg_oid_equal(&a->oid, &b->oid)) &&
+		if ((!a || !b || !wg_oid_equal(&a->oid, &b->oid) || w->unmodified) &&
 		    !(err = wg_buf_addch(&w->path, '/')))
 			err = walk(w, a ? &a->oid : NULL, b ? &b->oid : NULL, depth + 1);
 	} else if (!a) {
@@ -132,6 +133,8 @@ static int one(struct walker *w, const struct wg_tree_entry *a, const struct wg_
 	} else if (a->mode != b->mode || !wg_oid_equal(&a->oid, &b->oid)) {
 		bool type = (a->mode ^ b->mode) & WG_MODE_TYPE_MASK;
 		err = add_change(w, type ? 'T' : 'M', a, b);
+	} else if (w->unmodified) {
+		err = add_change(w, '=', a, b);
 	}
 	if (!err && w->quick && w->out->n > w->first)
 		err = FOUND_ONE;
@@ -194,50 +197,72 @@ out:
 	return err;
 }
 
-/* Fold each deletion paired with an addition into the addition: 'R',
- * the old path, mode and id; the deletion goes. */
+/* Fold each deletion paired with an addition into the addition: 'R' or
+ * 'C', the old path, mode and id; a deletion renamed goes, and so do the
+ * unchanged files (-C -C's extra sources). */
 int wg_diff_find_renames(struct wg_diff_changes *c, size_t first, struct wg_odb *odb,
 			 const struct wg_rename_options *ro)
 {
 	struct wg_rename_run run;
+	enum wg_copies copies = ro ? ro->copies : WG_COPIES_NONE;
 	int err;
 
 	if ((err = wg_rename_run_init(&run, c->n - first)))
 		return err;
 	for (size_t i = first; i < c->n; i++) {
 		const struct wg_diff_change *ch = &c->v[i];
-		if (ch->status == 'D')
-			wg_rename_run_add_src(&run, (struct wg_rename_file){ ch->path, ch->old_mode,
-									     ch->old_oid }, i);
-		else if (ch->status == 'A')
+		enum wg_rename_kept kept;
+		if (ch->status == 'A') {
 			wg_rename_run_add_dst(&run, (struct wg_rename_file){ ch->path, ch->new_mode,
-									     ch->new_oid }, i);
+									     ch->new_oid, WG_RENAME_GONE }, i);
+			continue;
+		}
+		if (ch->status == 'D')
+			kept = WG_RENAME_GONE;
+		else if ((ch->status == 'M' || ch->status == 'T') && copies)
+			kept = WG_RENAME_MODIFIED;
+		else if (ch->status == '=' && copies == WG_COPIES_HARDER)
+			kept = WG_RENAME_UNMODIFIED;
+		else
+			continue;
+		wg_rename_run_add_src(&run, (struct wg_rename_file){ ch->path, ch->old_mode,
+								     ch->old_oid, kept }, i);
 	}
 	if ((err = wg_rename_run_detect(&run, odb, ro)))
 		goto out;
-	if (run.limited)
-		c->rename_limit_needed = run.nsrc > run.ndst ? run.nsrc : run.ndst;
+	c->rename_limit_needed = run.result.needed;
+	c->copies_degraded = run.result.degraded;
 	for (size_t d = 0; d < run.ndst; d++) {
 		struct wg_diff_change *to = &c->v[run.dst_at[d]], *from;
 		if (run.src_of[d] < 0)
 			continue;
 		from = &c->v[run.src_at[run.src_of[d]]];
-		to->status = 'R';
-		to->from = from->path;   /* the deletion's path moves here */
-		from->path = NULL;
+		if (!(to->from = wg_strdup(from->path))) {
+			err = wg_error_set(WG_ENOMEM, "out of memory");
+			goto out;
+		}
+		to->status = run.is_copy[d] ? 'C' : 'R';
 		to->old_mode = from->old_mode;
 		to->old_oid = from->old_oid;
 		to->score = run.score[d];
-		from->status = 0;        /* dropped below */
 	}
+	/* a renamed deletion goes: its last use was the rename */
+	for (size_t d = 0; d < run.ndst; d++)
+		if (run.src_of[d] >= 0 && !run.is_copy[d])
+			c->v[run.src_at[run.src_of[d]]].status = 0;
+out:
 	{
 		size_t wpos = first;
-		for (size_t i = first; i < c->n; i++)
-			if (c->v[i].status)
+		for (size_t i = first; i < c->n; i++) {
+			if (c->v[i].status && c->v[i].status != '=') {
 				c->v[wpos++] = c->v[i];
+			} else {
+				wg_free(c->v[i].path);
+				wg_free(c->v[i].from);
+			}
+		}
 		c->n = wpos;
 	}
-out:
 	wg_rename_run_release(&run);
 	return err;
 }
@@ -247,12 +272,15 @@ int wg_diff_trees(struct wg_diff_changes *out, struct wg_odb *odb, const struct 
 {
 	const struct wg_limits *lim = wg_odb_limits(odb);
 	struct walker w = { odb, out, WG_BUF_INIT, lim ? lim->max_tree_depth : 0,
-			    opts ? opts->paths : NULL, opts && opts->quick, out->n };
+			    opts ? opts->paths : NULL, opts && opts->quick, false, out->n };
 	size_t first = out->n;
 	int err;
 
 	if (old_tree && new_tree && wg_oid_equal(old_tree, new_tree))
 		return 0;
+	w.unmodified = opts && !opts->quick &&
+		       (opts->unmodified ||
+			(opts->renames && opts->rename.copies == WG_COPIES_HARDER));
 	err = walk(&w, old_tree, new_tree, 1);
 	wg_buf_release(&w.path);
 	if (err == FOUND_ONE)
@@ -274,6 +302,13 @@ void wg_diff_changes_release(struct wg_diff_changes *c)
 
 int wg_diff_rename_config(struct wg_repo *repo, const char *section, bool *on, int *limit)
 {
+	bool copies;
+	return wg_diff_copies_config(repo, section, on, &copies, limit);
+}
+
+int wg_diff_copies_config(struct wg_repo *repo, const char *section, bool *on, bool *copies,
+			  int *limit)
+{
 	struct wg_config *cfg = wg_repo_config(repo);
 	struct wg_buf key = WG_BUF_INIT;
 	const char *v = NULL;
@@ -282,6 +317,7 @@ int wg_diff_rename_config(struct wg_repo *repo, const char *section, bool *on, i
 	int err = 0;
 
 	*on = true;
+	*copies = false;
 	*limit = 1000;
 	if (section && !wg_buf_printf(&key, "%s.renames", section) &&
 	    !wg_config_get_string(cfg, wg_buf_cstr(&key), &v) && v)
@@ -292,7 +328,7 @@ int wg_diff_rename_config(struct wg_repo *repo, const char *section, bool *on, i
 	}
 	if (v) {
 		if (!strcasecmp(v, "copies") || !strcasecmp(v, "copy"))
-			*on = true;
+			*on = *copies = true;
 		else
 			err = wg_config_bool_value("diff.renames", v, on);
 	}

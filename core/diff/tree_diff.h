@@ -16,8 +16,9 @@
 #include "repo/repo.h"
 
 struct wg_diff_change {
-	/* 'A', 'D', 'M', 'T' (type changed), 'R'; 'C' (copied) in log
-	 * --follow's diff (history/follow.h) */
+	/* 'A', 'D', 'M', 'T' (type changed), 'R', 'C' (copied: -C, and log
+	 * --follow's pair, history/follow.h); '=' an unchanged file, listed
+	 * only for -C -C's sources until renames are paired */
 	char status;
 	char *path;                /* the new path ('D': the old one) */
 	char *from;                /* 'R', 'C': the old path; NULL otherwise */
@@ -32,6 +33,8 @@ struct wg_diff_changes {
 	/* renames were not looked for among all candidates: the limit that
 	 * would have allowed it (git warns), else 0 */
 	size_t rename_limit_needed;
+	/* -C -C looked only at modified sources for the limit (git warns) */
+	bool copies_degraded;
 };
 
 struct wg_pathspec;
@@ -45,6 +48,10 @@ struct wg_tree_diff_options {
 	/* Stop at the first change (git's diff "quick": a history walk asks
 	 * only whether a commit touched the paths). */
 	bool quick;
+	/* List unchanged files too, as '=' (-C -C's sources for a caller
+	 * that pairs renames itself; with renames and copies harder they
+	 * are listed and dropped again here). */
+	bool unmodified;
 };
 
 /* The changes from old_tree (NULL: the empty tree) to new_tree (NULL:
@@ -53,8 +60,11 @@ struct wg_tree_diff_options {
 int wg_diff_trees(struct wg_diff_changes *out, struct wg_odb *odb, const struct wg_oid *old_tree,
 		  const struct wg_oid *new_tree, const struct wg_tree_diff_options *opts);
 /* Pair the deletions with the additions among c->v[first..] (a rename
- * replaces both, at the addition's place), as wg_diff_trees does with
- * renames on; for callers that limit the changes to paths first. */
+ * replaces both, at the addition's place; a copy only the addition), as
+ * wg_diff_trees does with renames on; for callers that limit the changes
+ * to paths first. With ro->copies, modified ('M', 'T') files are sources
+ * too, and with WG_COPIES_HARDER the unchanged ('=') ones; '=' entries
+ * are dropped in any case. */
 int wg_diff_find_renames(struct wg_diff_changes *c, size_t first, struct wg_odb *odb,
 			 const struct wg_rename_options *ro);
 /* Append a change (an absent side: mode 0 and a NULL id, left zero). */
@@ -68,5 +78,9 @@ void wg_diff_changes_release(struct wg_diff_changes *c);
  * diff.renameLimit (1000 by default). section NULL: diff.* only. A bad
  * boolean is WG_EINVALID. */
 int wg_diff_rename_config(struct wg_repo *repo, const char *section, bool *on, int *limit);
+/* The same, with *copies set when the value is "copies" or "copy"
+ * (git's DIFF_DETECT_COPY; -C's sources). */
+int wg_diff_copies_config(struct wg_repo *repo, const char *section, bool *on, bool *copies,
+			  int *limit);
 
 #endif

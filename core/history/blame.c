@@ -404,9 +404,9 @@ static int find_rename(struct walk *w, size_t parent, size_t target, long *out)
 	for (i = 0; i < changes.n; i++) {
 		struct wg_diff_change *c = &changes.v[i];
 		if (c->status == 'D')
-			src[nsrc++] = (struct wg_rename_file){ c->path, c->old_mode, c->old_oid };
+			src[nsrc++] = (struct wg_rename_file){ c->path, c->old_mode, c->old_oid, WG_RENAME_GONE };
 		else if (c->status == 'A' && !strcmp(c->path, w->origins[target].path)) {
-			dst = (struct wg_rename_file){ c->path, c->new_mode, c->new_oid };
+			dst = (struct wg_rename_file){ c->path, c->new_mode, c->new_oid, WG_RENAME_GONE };
 			have_dst = true;
 		}
 	}

@@ -465,10 +465,11 @@ static int find_renames(struct walker *w, size_t ntracked)
 			continue;
 		if (e->x == 'D')
 			wg_rename_run_add_src(&run, (struct wg_rename_file){ e->path, e->mode_head,
-									     e->oid_head }, i);
+									     e->oid_head, WG_RENAME_GONE }, i);
 		else if (e->x == 'A')
 			wg_rename_run_add_dst(&run, (struct wg_rename_file){ e->path, e->mode_index,
-									     e->oid_index }, i);
+									     e->oid_index,
+										     WG_RENAME_GONE }, i);
 	}
 	if ((err = wg_rename_run_detect(&run, wg_repo_odb(w->repo), &ro)))
 		goto out;

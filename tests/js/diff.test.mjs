@@ -171,8 +171,10 @@ function checkStructured(dir, files, patch, nameStatus, numstat) {
     assert.equal(f.binary, parts.some((c) => /^Binary files /m.test(c)) ||
       (f.binary && f.hunks.length === 0), `binary ${f.newPath}`);
     const [st, ...names] = nameStatus[i];
-    assert.equal(f.status + (f.status === 'R' ? String(f.similarity).padStart(3, '0') : ''), st);
-    const expectNames = { A: [f.newPath], D: [f.oldPath], M: [f.newPath], T: [f.newPath], R: [f.oldPath, f.newPath] };
+    assert.equal(f.status + (/[RC]/.test(f.status) ? String(f.similarity).padStart(3, '0') : ''), st);
+    const expectNames = {
+      A: [f.newPath], D: [f.oldPath], M: [f.newPath], T: [f.newPath], R: [f.oldPath, f.newPath], C: [f.oldPath, f.newPath],
+    };
     assert.deepEqual(expectNames[f.status], names);
     if (f.status === 'M' || f.status === 'T') assert.equal(f.oldPath, f.newPath);
     const [add, del] = numstat[i].split('\t');
@@ -272,6 +274,52 @@ for (const format of ['sha1', 'sha256']) {
   });
 }
 
+// copies (-C, -C -C) on a history made for them: a copy with an edit, a
+// copy of a modified file, copies of an unchanged file (-C -C only), a
+// deleted file copied twice and renamed once
+test('copies as git diff -C and -C -C find them, patch and structure', async () => {
+  for (const format of ['sha1', 'sha256']) {
+    const dir = path.join(tmp, `copies-${format}`);
+    const g = (args) => git(['-C', dir, ...args]);
+    git(['init', '-q', `--object-format=${format}`, dir]);
+    const w = (name, data) => {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), data);
+    };
+    const text = (tag) => lines(30, (i) => `${tag} line ${i} with some words\n`);
+    for (const t of ['a', 'b', 'c', 'd']) w(`src/${t}.c`, text(t));
+    g(['add', '-A']);
+    g(['commit', '-q', '-m', 'base']);
+    w('lib/a.c', `${text('a')}extra\n`);
+    w('lib/b.c', text('b'));
+    w('src/b.c', `${text('b')}more\n`);
+    w('docs/c.c', text('c').replace('c line 3 ', 'c line three '));
+    w('docs/c2.c', text('c'));
+    w('x/d1.c', text('d'));
+    w('x/d2.c', text('d').replace('d line 7 ', 'seven '));
+    w('x/d3.c', text('d').replace('d line 9 ', 'nine '));
+    fs.unlinkSync(path.join(dir, 'src/d.c'));
+    g(['add', '-A']);
+    g(['commit', '-q', '-m', 'copies']);
+    for (const [opts, args] of [[{ copies: true }, ['-C']], [{ copies: 'harder' }, ['-C', '-C']],
+      [{ copies: true, renames: false }, ['-C']], [{ copies: false }, ['-M']]]) {
+      const gitArgs = [...args, 'HEAD~', 'HEAD'];
+      const expected = g(['diff', ...gitArgs]);
+      assert.equal(await wg.diff({ dir, from: 'HEAD~', to: 'HEAD', format: 'patch', ...opts }), expected,
+        `${format} ${JSON.stringify(opts)}`);
+      const files = await wg.diff({ dir, from: 'HEAD~', to: 'HEAD', ...opts });
+      const { nameStatus, numstat } = gitNames(dir, gitArgs);
+      assert.equal(files.length, nameStatus.length);
+      checkStructured(dir, files, expected, nameStatus, numstat);
+    }
+    const harder = await wg.diff({ dir, from: 'HEAD~', to: 'HEAD', copies: 'harder' });
+    assert.deepEqual(harder.filter((f) => f.status === 'C').map((f) => `${f.oldPath}>${f.newPath}`).sort(),
+      ['src/a.c>lib/a.c', 'src/b.c>lib/b.c', 'src/c.c>docs/c.c', 'src/c.c>docs/c2.c', 'src/d.c>x/d1.c',
+        'src/d.c>x/d2.c'].sort(), 'the copies');
+    assert.deepEqual(harder.filter((f) => f.status === 'R').map((f) => f.newPath), ['x/d3.c'], 'the rename');
+  }
+});
+
 test('diff rejects bad input with clear errors', async () => {
   const dir = repos.sha1;
   const [c1] = commits.sha1;
@@ -280,6 +328,7 @@ test('diff rejects bad input with clear errors', async () => {
   await assert.rejects(wg.diff({ dir, contextLines: -1 }), { code: 'EINVALID' });
   await assert.rejects(wg.diff({ dir, contextLines: 'x' }), { code: 'EINVALID' });
   await assert.rejects(wg.diff({ dir, format: 'html' }), { code: 'EINVALID' });
+  await assert.rejects(wg.diff({ dir, copies: 'hard' }), { code: 'EINVALID', message: /copies/ });
   await assert.rejects(wg.diff({ dir, to: 'no-such-ref' }), { code: 'ENOTFOUND' });
   await assert.rejects(wg.diff({ dir, from: 'no-such-ref', to: c1 }), { code: 'ENOTFOUND' });
   // a tree has no parent to diff against

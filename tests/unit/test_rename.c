@@ -5,7 +5,9 @@
  * used once, the minimum score and the limit; git's rename labels
  * ("a/{b => c}/d"); tree diffs (diff/tree_diff.h) with every kind of
  * change, a file becoming a directory, renames folded in, and a hostile
- * tree. (The interop tests t26 and t29 check pairs, scores and labels
+ * tree; copies (-C, -C -C): staying sources used several times, a
+ * deleted source's last use its rename, unmodified sources only when
+ * harder, the limit's fallback to modified sources. (The interop tests t26 and t29 check pairs, scores and labels
  * against git on many more cases.) */
 #include <stdlib.h>
 #include <string.h>
@@ -222,8 +224,125 @@ static void test_tree_diff(void)
 	CHECK_OK(wg_fs_remove_tree(dir));
 }
 
+static void test_copies(void)
+{
+	char dir[] = "/tmp/wg-test-copies-XXXXXX";
+	struct wg_odb *odb = new_odb(dir);
+	struct wg_rename_options ro = WG_RENAME_OPTIONS_INIT;
+	const char *body = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n";
+	const char *body2 = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n";
+	const char *body3 = "k\nl\nm\nn\no\np\nq\nr\ns\nt\n";
+	struct wg_rename_file src[3], dst[4];
+	struct wg_rename_result res;
+	int src_of[4], score[4];
+	bool is_copy[4];
+
+	src[0] = put(odb, "gone.txt", 0100644, body);          /* deleted */
+	src[1] = put(odb, "kept.txt", 0100644, body2);         /* modified */
+	src[1].kept = WG_RENAME_MODIFIED;
+	src[2] = put(odb, "still.txt", 0100644, body3);        /* unchanged */
+	src[2].kept = WG_RENAME_UNMODIFIED;
+	dst[0] = put(odb, "x/gone.txt", 0100644, body);
+	dst[1] = put(odb, "y/gone.txt", 0100644, body);
+	dst[2] = put(odb, "k.txt", 0100644, "a\nb\nc\nd\ne\nf\ng\nh\ni\nJ\n");
+	dst[3] = put(odb, "s.txt", 0100644, "k\nl\nm\nn\no\np\nq\nr\ns\nT\n");
+
+	/* renames only: the deleted file once, the staying ones never */
+	CHECK_OK(wg_detect_copies(odb, src, 3, dst, 4, &ro, src_of, score, is_copy, &res));
+	CHECK(src_of[0] == 0 && !is_copy[0] && src_of[1] == -1 && src_of[2] == -1 &&
+	      src_of[3] == -1);
+
+	/* -C: the deleted file twice, its last use the rename; the modified
+	 * file's use a copy; the unchanged file no source */
+	ro.copies = WG_COPIES_MODIFIED;
+	CHECK_OK(wg_detect_copies(odb, src, 3, dst, 4, &ro, src_of, score, is_copy, &res));
+	CHECK(src_of[0] == 0 && is_copy[0] && score[0] == WG_RENAME_MAX_SCORE);
+	CHECK(src_of[1] == 0 && !is_copy[1]);
+	CHECK(src_of[2] == 1 && is_copy[2] && score[2] > WG_RENAME_DEFAULT_SCORE &&
+	      score[2] < WG_RENAME_MAX_SCORE);
+	CHECK(src_of[3] == -1);
+	CHECK(!res.limited && !res.degraded && !res.needed);
+
+	/* -C -C: the unchanged file too */
+	ro.copies = WG_COPIES_HARDER;
+	CHECK_OK(wg_detect_copies(odb, src, 3, dst, 4, &ro, src_of, score, is_copy, &res));
+	CHECK(src_of[2] == 1 && src_of[3] == 2 && is_copy[3]);
+
+	/* over the limit (3 sources x 2 destinations > 2 x 2), -C's two
+	 * sources fit: the unchanged one is left out */
+	ro.limit = 2;
+	CHECK_OK(wg_detect_copies(odb, src, 3, dst, 4, &ro, src_of, score, is_copy, &res));
+	CHECK(res.degraded && !res.limited && res.needed == 3);
+	CHECK(src_of[2] == 1 && src_of[3] == -1);
+	/* and when they do not fit either, no inexact pairs (exact ones stay) */
+	ro.limit = 1;
+	CHECK_OK(wg_detect_copies(odb, src, 3, dst, 4, &ro, src_of, score, is_copy, &res));
+	CHECK(res.limited && !res.degraded && res.needed == 3);
+	CHECK(src_of[0] == 0 && src_of[1] == 0 && src_of[2] == -1 && src_of[3] == -1);
+
+	/* a minimum of 100%: exact copies only */
+	ro.limit = 0;
+	ro.min_score = WG_RENAME_MAX_SCORE;
+	CHECK_OK(wg_detect_copies(odb, src, 3, dst, 4, &ro, src_of, score, is_copy, &res));
+	CHECK(src_of[0] == 0 && src_of[1] == 0 && src_of[2] == -1 && src_of[3] == -1);
+	wg_odb_free(odb);
+	CHECK_OK(wg_fs_remove_tree(dir));
+}
+
+static void test_tree_copies(void)
+{
+	char dir[] = "/tmp/wg-test-treecopies-XXXXXX";
+	struct wg_odb *odb = new_odb(dir);
+	struct wg_tree_diff_options opts = { .renames = true, .rename = WG_RENAME_OPTIONS_INIT };
+	struct wg_diff_changes c = { 0 };
+	struct wg_oid a = blob(odb, "a1\na2\na3\na4\na5\na6\n");
+	struct wg_oid a_new = blob(odb, "a1\na2\na3\na4\na5\na6\na7\n");
+	struct wg_oid b = blob(odb, "b1\nb2\nb3\nb4\n");
+	struct wg_oid old_sub, new_sub, old_tree, new_tree;
+
+	/* old: a, sub/b; new: a (edited), c (old a), sub/b, sub/d (b) */
+	old_sub = tree_of(odb, 1, (unsigned[]){ 0100644 }, (const char *[]){ "b" }, &b);
+	new_sub = tree_of(odb, 2, (unsigned[]){ 0100644, 0100644 }, (const char *[]){ "b", "d" },
+			  (struct wg_oid[]){ b, b });
+	old_tree = tree_of(odb, 2, (unsigned[]){ 0100644, 040000 }, (const char *[]){ "a", "sub" },
+			   (struct wg_oid[]){ a, old_sub });
+	new_tree = tree_of(odb, 3, (unsigned[]){ 0100644, 0100644, 040000 },
+			   (const char *[]){ "a", "c", "sub" }, (struct wg_oid[]){ a_new, a, new_sub });
+
+	opts.rename.copies = WG_COPIES_MODIFIED;
+	CHECK_OK(wg_diff_trees(&c, odb, &old_tree, &new_tree, &opts));
+	CHECK(c.n == 3);
+	if (c.n == 3) {
+		CHECK(c.v[0].status == 'M' && !strcmp(c.v[0].path, "a"));
+		CHECK(c.v[1].status == 'C' && !strcmp(c.v[1].path, "c") && !strcmp(c.v[1].from, "a") &&
+		      c.v[1].score == WG_RENAME_MAX_SCORE && wg_oid_equal(&c.v[1].old_oid, &a));
+		CHECK(c.v[2].status == 'A' && !strcmp(c.v[2].path, "sub/d"));
+	}
+	wg_diff_changes_release(&c);
+
+	/* harder: the unchanged sub/b is a source; no '=' is left over */
+	opts.rename.copies = WG_COPIES_HARDER;
+	CHECK_OK(wg_diff_trees(&c, odb, &old_tree, &new_tree, &opts));
+	CHECK(c.n == 3);
+	if (c.n == 3)
+		CHECK(c.v[2].status == 'C' && !strcmp(c.v[2].path, "sub/d") &&
+		      !strcmp(c.v[2].from, "sub/b"));
+	wg_diff_changes_release(&c);
+
+	/* listed without pairing: the unchanged files as '=' */
+	opts.renames = false;
+	opts.unmodified = true;
+	CHECK_OK(wg_diff_trees(&c, odb, &old_tree, &new_tree, &opts));
+	CHECK(c.n == 4 && c.v[2].status == '=' && !strcmp(c.v[2].path, "sub/b"));
+	wg_diff_changes_release(&c);
+	wg_odb_free(odb);
+	CHECK_OK(wg_fs_remove_tree(dir));
+}
+
 WG_TEST_MAIN("rename",
 	WG_TEST(test_parse_score),
 	WG_TEST(test_pairs),
 	WG_TEST(test_label),
-	WG_TEST(test_tree_diff))
+	WG_TEST(test_tree_diff),
+	WG_TEST(test_copies),
+	WG_TEST(test_tree_copies))
