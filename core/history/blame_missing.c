@@ -171,11 +171,11 @@ static int rename_point(struct plan *p, const struct wg_oid *ptree, const struct
 	for (size_t i = 0; i < changes.n && !err; i++) {
 		struct wg_diff_change *c = &changes.v[i];
 		if (c->status == 'D') {
-			src[nsrc++] = (struct wg_rename_file){ c->path, c->old_mode, c->old_oid };
+			src[nsrc++] = (struct wg_rename_file){ .path = c->path, .mode = c->old_mode, .oid = c->old_oid };
 			err = want(p, c->old_mode, &c->old_oid, &absent);
 			any_absent |= absent;
 		} else if (c->status == 'A' && !strcmp(c->path, path)) {
-			dst = (struct wg_rename_file){ c->path, c->new_mode, c->new_oid };
+			dst = (struct wg_rename_file){ .path = c->path, .mode = c->new_mode, .oid = c->new_oid };
 			have_dst = true;
 		}
 	}

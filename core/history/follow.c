@@ -240,7 +240,7 @@ static int find_source(struct wg_follow *f, struct wg_odb *odb, const struct wg_
 	struct source *s = NULL;
 	char **deleted = NULL, **modified = NULL;
 	size_t nd = 0, nm = 0, nunchanged = 0;
-	struct wg_rename_file dst = { added->path, added->new_mode, added->new_oid };
+	struct wg_rename_file dst = { .path = added->path, .mode = added->new_mode, .oid = added->new_oid };
 	int err, best = -1, score = WG_RENAME_MAX_SCORE;
 
 	/* every file of the parent (git diffs with find_copies_harder), and
@@ -267,7 +267,7 @@ static int find_source(struct wg_follow *f, struct wg_odb *odb, const struct wg_
 	wg_sort(modified, nm, sizeof(*modified), str_cmp);
 	for (size_t i = 0; i < old_files.n; i++) {
 		const struct wg_diff_change *c = &old_files.v[i];
-		s[i].file = (struct wg_rename_file){ c->path, c->new_mode, c->new_oid };
+		s[i].file = (struct wg_rename_file){ .path = c->path, .mode = c->new_mode, .oid = c->new_oid };
 		s[i].deleted = bsearch(&c->path, deleted, nd, sizeof(*deleted), str_cmp) != NULL;
 		s[i].unchanged = !s[i].deleted &&
 				 !bsearch(&c->path, modified, nm, sizeof(*modified), str_cmp);
