@@ -212,6 +212,8 @@ int cmd_diff(int argc, char **argv)
 	}
 	if ((cached && nrevs > 1) || (nrevs == 1 && !cached))
 		return cli_usage(usage);
+	if ((r = cli_diff_options_done(&o)))
+		return r;
 	if ((rc = cli_open_repo(&repo)))
 		return rc;
 	/* paths are relative to the current directory, as git's pathspecs */

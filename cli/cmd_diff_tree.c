@@ -99,6 +99,8 @@ int cmd_diff_tree(int argc, char **argv)
 	}
 	if (!nrevs)
 		return cli_usage(usage);
+	if ((r = cli_diff_options_done(&o)))
+		return r;
 	if ((rc = cli_open_repo(&repo)))
 		return rc;
 	for (int k = 0; k < nrevs; k++) {

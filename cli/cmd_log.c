@@ -61,6 +61,8 @@ int cmd_log(int argc, char **argv)
 		}
 		cli_rev_options_add_rev(&ro, argv[i]);
 	}
+	if ((rc = cli_diff_options_done(&co.diff)))
+		goto out;
 	if ((rc = cli_open_repo(&repo)))
 		goto out;
 	if (follow < 0) {

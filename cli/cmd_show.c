@@ -52,6 +52,10 @@ int cmd_show(int argc, char **argv)
 	}
 	if (!nrevs)
 		revs[nrevs++] = "HEAD";
+	if ((r = cli_diff_options_done(&o))) {
+		free(revs);
+		return r;
+	}
 	if ((rc = cli_open_repo(&repo)))
 		goto out;
 	co.diff = o;

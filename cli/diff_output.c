@@ -33,31 +33,51 @@ static int parse_long(const char *s, long *out)
 	return 0;
 }
 
+/* A format option other than --name-only and --name-status undoes -s,
+ * as git's (those two are added to it, and diff_setup_done refuses the
+ * mix). */
+static void add_format(struct cli_diff_options *o, unsigned format)
+{
+	o->formats = (o->formats & ~(unsigned)CLI_DIFF_NO_OUTPUT) | format;
+}
+
+int cli_diff_options_done(struct cli_diff_options *o)
+{
+	unsigned only = o->formats & (CLI_DIFF_NAME_ONLY | CLI_DIFF_NAME_STATUS | CLI_DIFF_NO_OUTPUT);
+	if (only & (only - 1))
+		return cli_fatal("options '--name-only', '--name-status', '--check', and '-s' cannot "
+				 "be used together");
+	if (only)
+		o->formats &= ~(unsigned)(CLI_DIFF_RAW | CLI_DIFF_NUMSTAT | CLI_DIFF_STAT |
+					  CLI_DIFF_SHORTSTAT | CLI_DIFF_SUMMARY | CLI_DIFF_PATCH);
+	return 0;
+}
+
 int cli_diff_parse_option(struct cli_diff_options *o, int argc, char **argv, int *i)
 {
 	const char *s = argv[*i], *v;
 	if (!strcmp(s, "-p") || !strcmp(s, "-u") || !strcmp(s, "--patch"))
-		o->formats |= CLI_DIFF_PATCH;
+		add_format(o, CLI_DIFF_PATCH);
 	else if (!strcmp(s, "-s") || !strcmp(s, "--no-patch"))
 		o->formats = CLI_DIFF_NO_OUTPUT;
 	else if (!strcmp(s, "--stat"))
-		o->formats |= CLI_DIFF_STAT;
+		add_format(o, CLI_DIFF_STAT);
 	else if (!strcmp(s, "--numstat"))
-		o->formats |= CLI_DIFF_NUMSTAT;
+		add_format(o, CLI_DIFF_NUMSTAT);
 	else if (!strcmp(s, "--shortstat"))
-		o->formats |= CLI_DIFF_SHORTSTAT;
+		add_format(o, CLI_DIFF_SHORTSTAT);
 	else if (!strcmp(s, "--name-only"))
 		o->formats |= CLI_DIFF_NAME_ONLY;
 	else if (!strcmp(s, "--name-status"))
 		o->formats |= CLI_DIFF_NAME_STATUS;
 	else if (!strcmp(s, "--raw"))
-		o->formats |= CLI_DIFF_RAW;
+		add_format(o, CLI_DIFF_RAW);
 	else if (!strcmp(s, "-r"))
 		o->recursive = true;
 	else if (!strcmp(s, "--root"))
 		o->root = true;
 	else if (!strcmp(s, "--summary"))
-		o->formats |= CLI_DIFF_SUMMARY;
+		add_format(o, CLI_DIFF_SUMMARY);
 	else if (!strcmp(s, "--no-renames")) {
 		o->renames = 0;
 		o->copies = 0;
@@ -97,7 +117,7 @@ int cli_diff_parse_option(struct cli_diff_options *o, int argc, char **argv, int
 		}
 		if (parse_long(v, &o->context))
 			return cli_fatal("switch `U' expects a numerical value");
-		o->formats |= CLI_DIFF_PATCH;
+		add_format(o, CLI_DIFF_PATCH);
 	} else if ((v = cli_option_value(argc, argv, i, "--inter-hunk-context"))) {
 		if (parse_long(v, &o->inter_hunk))
 			return cli_fatal("option `inter-hunk-context' expects a numerical value");

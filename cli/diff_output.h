@@ -55,6 +55,10 @@ void cli_diff_options_init(struct cli_diff_options *o);
 /* Take argv[*i] if it is a shared diff option: 1 taken (advancing *i when a
  * value followed), 0 not one, or the exit code of an error (> 1). */
 int cli_diff_parse_option(struct cli_diff_options *o, int argc, char **argv, int *i);
+/* After the last option, as git's diff_setup_done: --name-only,
+ * --name-status and -s exclude one another (128 with git's message),
+ * and each drops the other formats (--name-status -p shows no patch). */
+int cli_diff_options_done(struct cli_diff_options *o);
 
 /* Whether path is within the paths (all paths when there are none). */
 bool cli_diff_path_matches(const struct cli_diff_options *o, const char *path);

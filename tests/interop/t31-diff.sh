@@ -71,6 +71,25 @@ for FMT in sha1 sha256; do
 		same diff --name-status --no-renames "HEAD~$k" HEAD
 		same diff-tree -r -M50% "HEAD~$k" HEAD
 	done
+	# git's diff_setup_done: --name-only/--name-status/-s drop the other
+	# formats, and a later format option undoes -s
+	for fmts in "--name-status -p" "-p --name-status" "--name-only --stat --summary" \
+		"--raw --name-only" "-s -p" "-s --stat" "-p -s"; do
+		# shellcheck disable=SC2086
+		same show $fmts HEAD~1
+		# shellcheck disable=SC2086
+		same log -3 --format=%H $fmts
+		# shellcheck disable=SC2086
+		same diff-tree -r $fmts HEAD~1
+		# shellcheck disable=SC2086
+		same diff $fmts HEAD~4 HEAD
+	done
+	for fmts in "--name-only --name-status" "-s --name-status"; do
+		# shellcheck disable=SC2086
+		check_fail "$FMT: $fmts cannot be used together" "$W" show $fmts HEAD
+		check_same "$FMT: $fmts: git's message" \
+			"\"\$GIT\" show $fmts HEAD 2>&1 >/dev/null; echo \$?" "\"\$W\" show $fmts HEAD 2>&1 >/dev/null; echo \$?"
+	done
 	same diff
 	same diff --stat
 	same diff --numstat
