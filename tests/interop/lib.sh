@@ -176,6 +176,29 @@ check_output() {
 	fi
 }
 
+# same_args ARGS...: "$GIT" ARGS and "$W" ARGS print the same bytes and
+# exit 0 (check_same with each argument quoted), described with $FMT.
+same_args() {
+	check_same "$FMT: $(printf '%s ' "$@")" "\"\$GIT\" $(printf '%q ' "$@")" "\"\$W\" $(printf '%q ' "$@")"
+}
+
+# same_rc ARGS...: for commands that may fail, the same exit code and
+# output, stderr too ("git " in git's messages read as "webgit "), both
+# run in $R; described with $FMT.
+same_rc() {
+	local desc="$FMT: $(printf '%s ' "$@")"
+	local g w
+	g=$(cd "$R" && "$GIT" "$@" 2>&1; echo "rc=$?")
+	w=$(cd "$R" && "$W" "$@" 2>&1; echo "rc=$?")
+	g=${g//git /webgit }
+	if [ "$g" = "$w" ]; then
+		wg__ok "$desc"
+	else
+		wg__not_ok "$desc"
+		diff -u <(printf '%s\n' "$g") <(printf '%s\n' "$w") | sed -n '3,20p' | wg__diag
+	fi
+}
+
 check_same() {
 	local desc=$1 cmd1=$2 cmd2=$3 s1 s2
 	local out2="$wg__scratch/out2" err2="$wg__scratch/err2"

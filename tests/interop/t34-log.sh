@@ -141,23 +141,7 @@ for b in branches:
     w("reset refs/tags/at-%s\nfrom :%d\n\n" % (b, tips[b]))
 PY
 
-same() {
-	check_same "$FMT: $(printf '%s ' "$@")" "\"\$GIT\" $(printf '%q ' "$@")" "\"\$W\" $(printf '%q ' "$@")"
-}
-# the same exit code and output, for commands that may fail (stderr too)
-same_rc() {
-	local desc="$FMT: $(printf '%s ' "$@")"
-	local g w
-	g=$(cd "$R" && "$GIT" "$@" 2>&1; echo "rc=$?")
-	w=$(cd "$R" && "$W" "$@" 2>&1; echo "rc=$?")
-	g=${g//git /webgit }
-	if [ "$g" = "$w" ]; then
-		wg__ok "$desc"
-	else
-		wg__not_ok "$desc"
-		diff -u <(printf '%s\n' "$g") <(printf '%s\n' "$w") | sed -n '3,20p' | wg__diag
-	fi
-}
+same() { same_args "$@"; }
 
 for FMT in sha1 sha256; do
 	R=$T/$FMT

@@ -188,23 +188,7 @@ for i in range(ncommits):
         commit(b, [tips[b]])
 PY
 
-same() {
-	check_same "$FMT: $(printf '%s ' "$@")" "\"\$GIT\" $(printf '%q ' "$@")" "\"\$W\" $(printf '%q ' "$@")"
-}
-# the same exit code, stdout and stderr, for commands that may fail
-same_rc() {
-	local desc="$FMT: $(printf '%s ' "$@")"
-	local g w
-	g=$(cd "$R" && "$GIT" "$@" 2>&1; echo "rc=$?")
-	w=$(cd "$R" && "$W" "$@" 2>&1; echo "rc=$?")
-	g=${g//git /webgit }
-	if [ "$g" = "$w" ]; then
-		wg__ok "$desc"
-	else
-		wg__not_ok "$desc"
-		diff -u <(printf '%s\n' "$g") <(printf '%s\n' "$w") | sed -n '3,20p' | wg__diag
-	fi
-}
+same() { same_args "$@"; }
 
 for FMT in sha1 sha256; do
 	R=$T/$FMT

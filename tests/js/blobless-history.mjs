@@ -8,7 +8,7 @@
 // local server logged.
 import fs from 'node:fs';
 import path from 'node:path';
-import { sleep } from './lib.mjs';
+import { serverLogDuring } from './lib.mjs';
 import { parseBlamePorcelain } from './blame-porcelain.mjs';
 
 const lines = (n, f) => Array.from({ length: n }, (_, i) => f(i)).join('');
@@ -118,20 +118,9 @@ export const LOG_CASES = [
  * whoever made it (the test site's own files are left out).
  */
 export async function serverRequests(logFile, fn) {
-  const size = () => (fs.existsSync(logFile) ? fs.statSync(logFile).size : 0);
-  const start = size();
-  const result = await fn();
-  // the server logs when each response finishes: let the lines land
-  let last = -1;
-  for (let i = 0; i < 20 && size() !== last; i++) {
-    last = size();
-    await sleep(50);
-  }
-  const text = fs.readFileSync(logFile).subarray(start).toString('utf8');
-  const requests = text.split('\n').filter(Boolean).map((l) => {
-    const [method, p, status] = l.split(' ');
-    return { method, path: p, status: Number(status) };
-  }).filter((r) => r.path.startsWith('/git/'));
+  const { result, lines } = await serverLogDuring(logFile, fn);
+  const requests = lines.filter((r) => r.path.startsWith('/git/'))
+    .map(({ method, path: p, status }) => ({ method, path: p, status }));
   return { result, requests };
 }
 

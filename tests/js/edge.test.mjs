@@ -19,7 +19,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  JS_DIR, SAMPLES, gitIn, lsRemoteLines, makeTmp, sleep, startServer, stopPid,
+  JS_DIR, SAMPLES, gitIn, lsRemoteLines, makeTmp, serverLogDuring, sleep, startServer, stopPid,
 } from './lib.mjs';
 import {
   makeBloblessHistory, porcelain, lastModifiedOf, logOf, LAST_MODIFIED_CASES, LOG_CASES,
@@ -146,25 +146,8 @@ after(async () => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-// The server's log lines (METHOD PATH STATUS REQ_BYTES RESP_BYTES MS PROTO)
-// written while fn() ran.
-async function serverRequests(fn) {
-  const size = () => (fs.existsSync(serverLog) ? fs.statSync(serverLog).size : 0);
-  const start = size();
-  const result = await fn();
-  // The server logs when each response finishes: let the lines land.
-  let last = -1;
-  for (let i = 0; i < 20 && size() !== last; i++) {
-    last = size();
-    await sleep(50);
-  }
-  const text = fs.readFileSync(serverLog).subarray(start).toString('utf8');
-  const lines = text.split('\n').filter(Boolean).map((l) => {
-    const [method, p, status, reqBytes, respBytes, ms] = l.split(' ');
-    return { method, path: p, status: Number(status), reqBytes: Number(reqBytes), respBytes: Number(respBytes), ms: Number(ms) };
-  });
-  return { result, lines };
-}
+// The server's log lines written while fn() ran.
+const serverRequests = (fn) => serverLogDuring(serverLog, fn);
 
 const edgeUrl = (route, params) => `${edge}/${route}?${new URLSearchParams(params)}`;
 

@@ -20,6 +20,31 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The lines the test server (--log FILE: METHOD PATH STATUS REQ_BYTES
+ * RESP_BYTES MS PROTO) wrote while fn() ran, as { result, lines } with
+ * lines [{ method, path, status, reqBytes, respBytes, ms }].
+ */
+export async function serverLogDuring(logFile, fn) {
+  const size = () => (fs.existsSync(logFile) ? fs.statSync(logFile).size : 0);
+  const start = size();
+  const result = await fn();
+  // the server logs when each response finishes: let the lines land
+  let last = -1;
+  for (let i = 0; i < 20 && size() !== last; i++) {
+    last = size();
+    await sleep(50);
+  }
+  const text = fs.readFileSync(logFile).subarray(start).toString('utf8');
+  const lines = text.split('\n').filter(Boolean).map((l) => {
+    const [method, p, status, reqBytes, respBytes, ms] = l.split(' ');
+    return {
+      method, path: p, status: Number(status), reqBytes: Number(reqBytes), respBytes: Number(respBytes), ms: Number(ms),
+    };
+  });
+  return { result, lines };
+}
+
 /** The API under test. */
 export function loadWebgit() {
   return import(pathToFileURL(path.join(JS_DIR, 'index.js')).href);
