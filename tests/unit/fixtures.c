@@ -213,32 +213,46 @@ void fx_rm_flat_dir(const char *dir)
 	rmdir(dir);
 }
 
-struct wg_oid fx_commit_file(struct wg_odb *odb, const char *path, const char *text,
-			     const struct wg_oid *parents, size_t n, const char *who,
-			     long timestamp, const char *tz, const char *msg)
+struct wg_oid fx_commit_tree(struct wg_odb *odb, const struct fx_tree_entry *e, size_t n,
+			     const struct wg_oid *parents, size_t np, const char *ident,
+			     const char *msg)
 {
-	struct wg_buf tree = WG_BUF_INIT, raw = WG_BUF_INIT, ident = WG_BUF_INIT;
-	struct wg_oid b, t, c;
+	struct wg_buf tree = WG_BUF_INIT, raw = WG_BUF_INIT;
+	struct wg_oid t, c;
 	struct wg_commit cm;
 
-	CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, text, strlen(text), &b));
-	wg_buf_printf(&tree, "100644 %s", path);
-	wg_buf_addch(&tree, 0);
-	wg_buf_add(&tree, b.hash, wg_oid_rawsz(&b));
+	for (size_t i = 0; i < n; i++) {
+		wg_buf_printf(&tree, "100644 %s", e[i].name);
+		wg_buf_addch(&tree, 0);
+		wg_buf_add(&tree, e[i].oid.hash, wg_oid_rawsz(&e[i].oid));
+	}
 	CHECK_OK(wg_odb_write(odb, WG_OBJ_TREE, tree.data, tree.len, &t));
 	wg_commit_init(&cm);
 	cm.tree = t;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < np; i++)
 		CHECK_OK(wg_commit_add_parent(&cm, &parents[i]));
-	wg_buf_printf(&ident, "%s %ld %s", who, timestamp, tz);
-	CHECK_OK(wg_commit_set_author(&cm, wg_buf_cstr(&ident)));
-	CHECK_OK(wg_commit_set_committer(&cm, wg_buf_cstr(&ident)));
+	CHECK_OK(wg_commit_set_author(&cm, ident));
+	CHECK_OK(wg_commit_set_committer(&cm, ident));
 	CHECK_OK(wg_commit_set_message(&cm, msg, strlen(msg)));
 	CHECK_OK(wg_commit_serialize(&cm, &raw));
 	CHECK_OK(wg_odb_write(odb, WG_OBJ_COMMIT, raw.data, raw.len, &c));
 	wg_commit_release(&cm);
 	wg_buf_release(&tree);
 	wg_buf_release(&raw);
+	return c;
+}
+
+struct wg_oid fx_commit_file(struct wg_odb *odb, const char *path, const char *text,
+			     const struct wg_oid *parents, size_t n, const char *who,
+			     long timestamp, const char *tz, const char *msg)
+{
+	struct wg_buf ident = WG_BUF_INIT;
+	struct fx_tree_entry e = { .name = path };
+	struct wg_oid c;
+
+	CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, text, strlen(text), &e.oid));
+	wg_buf_printf(&ident, "%s %ld %s", who, timestamp, tz);
+	c = fx_commit_tree(odb, &e, 1, parents, n, wg_buf_cstr(&ident), msg);
 	wg_buf_release(&ident);
 	return c;
 }

@@ -65,13 +65,25 @@ int fx_dir_entries(const char *dir);
  * one cleans up after itself. */
 void fx_rm_flat_dir(const char *dir);
 
+struct wg_odb;
+struct wg_repo;
+/* One regular file of a flat tree: its name and blob. */
+struct fx_tree_entry {
+	const char *name;
+	struct wg_oid oid;
+};
+
+/* A commit of the flat tree `e` (n files, names in git's tree order),
+ * with `parents`, by `ident` ("Name <email> <time> <zone>") as author
+ * and committer, with message `msg`, written to odb. */
+struct wg_oid fx_commit_tree(struct wg_odb *odb, const struct fx_tree_entry *e, size_t n,
+			     const struct wg_oid *parents, size_t np, const char *ident,
+			     const char *msg);
+/* A new bare SHA-1 repository in the test's temporary directory `name`. */
+struct wg_repo *fx_init_bare_repo(const char *name);
 /* A commit whose tree holds one file `path` with `text`, by `who`
  * ("Name <email>") at `timestamp` in zone `tz` ("+0130"), with message
  * `msg`, written to odb (history tests build their graphs with it). */
-struct wg_odb;
-struct wg_repo;
-/* A new bare SHA-1 repository in the test's temporary directory `name`. */
-struct wg_repo *fx_init_bare_repo(const char *name);
 struct wg_oid fx_commit_file(struct wg_odb *odb, const char *path, const char *text,
 			     const struct wg_oid *parents, size_t n, const char *who,
 			     long timestamp, const char *tz, const char *msg);

@@ -259,34 +259,13 @@ static void test_ranges(void)
 static struct wg_oid commit_two(const char *p1, const char *t1, const char *p2, const char *t2,
 				const struct wg_oid *parents, size_t n, int date)
 {
-	struct wg_buf tree = WG_BUF_INIT, raw = WG_BUF_INIT;
-	struct wg_oid b1, b2, t, c;
-	struct wg_commit cm;
+	struct fx_tree_entry e[2] = { { .name = p1 }, { .name = p2 } };
+	char ident[64];
 
-	CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, t1, strlen(t1), &b1));
-	CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, t2, strlen(t2), &b2));
-	wg_buf_printf(&tree, "100644 %s", p1);
-	wg_buf_addch(&tree, 0);
-	wg_buf_add(&tree, b1.hash, wg_oid_rawsz(&b1));
-	wg_buf_printf(&tree, "100644 %s", p2);
-	wg_buf_addch(&tree, 0);
-	wg_buf_add(&tree, b2.hash, wg_oid_rawsz(&b2));
-	CHECK_OK(wg_odb_write(odb, WG_OBJ_TREE, tree.data, tree.len, &t));
-	wg_commit_init(&cm);
-	cm.tree = t;
-	for (size_t i = 0; i < n; i++)
-		CHECK_OK(wg_commit_add_parent(&cm, &parents[i]));
-	wg_buf_printf(&raw, "A <a@x> %d +0000", 1700000000 + date);
-	CHECK_OK(wg_commit_set_author(&cm, wg_buf_cstr(&raw)));
-	CHECK_OK(wg_commit_set_committer(&cm, wg_buf_cstr(&raw)));
-	CHECK_OK(wg_commit_set_message(&cm, "two\n", 4));
-	wg_buf_reset(&raw);
-	CHECK_OK(wg_commit_serialize(&cm, &raw));
-	CHECK_OK(wg_odb_write(odb, WG_OBJ_COMMIT, raw.data, raw.len, &c));
-	wg_commit_release(&cm);
-	wg_buf_release(&tree);
-	wg_buf_release(&raw);
-	return c;
+	CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, t1, strlen(t1), &e[0].oid));
+	CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, t2, strlen(t2), &e[1].oid));
+	snprintf(ident, sizeof(ident), "A <a@x> %d +0000", 1700000000 + date);
+	return fx_commit_tree(odb, e, 2, parents, n, ident, "two\n");
 }
 
 /* Two lines of 12 letters each score 25 (one more than the letters and

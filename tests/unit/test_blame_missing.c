@@ -33,39 +33,13 @@ static struct wg_oid blob(const char *text, bool write)
 	return oid;
 }
 
-struct entry {
-	const char *name;     /* flat names, given in git's order */
-	struct wg_oid oid;
-};
-
-static struct wg_oid commit(const struct entry *e, size_t n, const struct wg_oid *parents,
+/* A commit of the flat tree e, by A at 1700000000 + date. */
+static struct wg_oid commit(const struct fx_tree_entry *e, size_t n, const struct wg_oid *parents,
 			    size_t np, int date)
 {
-	struct wg_buf tree = WG_BUF_INIT, raw = WG_BUF_INIT;
-	struct wg_commit cm;
-	struct wg_oid t, c;
 	char ident[64];
-
-	for (size_t i = 0; i < n; i++) {
-		wg_buf_printf(&tree, "100644 %s", e[i].name);
-		wg_buf_addch(&tree, 0);
-		wg_buf_add(&tree, e[i].oid.hash, wg_oid_rawsz(&e[i].oid));
-	}
-	CHECK_OK(wg_odb_write(odb, WG_OBJ_TREE, tree.data, tree.len, &t));
-	wg_commit_init(&cm);
-	cm.tree = t;
-	for (size_t i = 0; i < np; i++)
-		CHECK_OK(wg_commit_add_parent(&cm, &parents[i]));
 	snprintf(ident, sizeof(ident), "A <a@x> %d +0000", 1700000000 + date);
-	CHECK_OK(wg_commit_set_author(&cm, ident));
-	CHECK_OK(wg_commit_set_committer(&cm, ident));
-	CHECK_OK(wg_commit_set_message(&cm, "m\n", 2));
-	CHECK_OK(wg_commit_serialize(&cm, &raw));
-	CHECK_OK(wg_odb_write(odb, WG_OBJ_COMMIT, raw.data, raw.len, &c));
-	wg_commit_release(&cm);
-	wg_buf_release(&tree);
-	wg_buf_release(&raw);
-	return c;
+	return fx_commit_tree(odb, e, n, parents, np, ident, "m\n");
 }
 
 /* wg_blame_missing gives exactly `want` (in this order). */
@@ -97,13 +71,13 @@ static void test_versions_and_renames(void)
 	B3 = blob(b3, false);
 	B4 = blob(b4, false);
 	O1 = blob(o1, false);
-	c1 = commit((struct entry[]){ { "a", A1 }, { "other", O1 } }, 2, NULL, 0, 1);
-	c2 = commit((struct entry[]){ { "a", A2 }, { "other", O1 } }, 2, &c1, 1, 2);
+	c1 = commit((struct fx_tree_entry[]){ { "a", A1 }, { "other", O1 } }, 2, NULL, 0, 1);
+	c2 = commit((struct fx_tree_entry[]){ { "a", A2 }, { "other", O1 } }, 2, &c1, 1, 2);
 	/* a renamed to b with an edit, other deleted: both are candidates */
-	c3 = commit((struct entry[]){ { "b", B3 } }, 1, &c2, 1, 3);
-	c4 = commit((struct entry[]){ { "b", B4 } }, 1, &c3, 1, 4);
+	c3 = commit((struct fx_tree_entry[]){ { "b", B3 } }, 1, &c2, 1, 3);
+	c4 = commit((struct fx_tree_entry[]){ { "b", B4 } }, 1, &c3, 1, 4);
 	/* a pure rename: followed without any contents */
-	c5 = commit((struct entry[]){ { "c", B4 } }, 1, &c4, 1, 5);
+	c5 = commit((struct fx_tree_entry[]){ { "c", B4 } }, 1, &c4, 1, 5);
 
 	/* nothing there: b's versions and the candidates; a's older version
 	 * only once they are there */
@@ -122,11 +96,11 @@ static void test_versions_and_renames(void)
 
 	/* a merge whose first parent has the very blob: the side's version
 	 * (missing) is not listed */
-	s = commit((struct entry[]){ { "c", blob("side\n", false) } }, 1, &c4, 1, 6);
-	m = commit((struct entry[]){ { "c", B4 } }, 1, (struct wg_oid[]){ c5, s }, 2, 7);
+	s = commit((struct fx_tree_entry[]){ { "c", blob("side\n", false) } }, 1, &c4, 1, 6);
+	m = commit((struct fx_tree_entry[]){ { "c", B4 } }, 1, (struct wg_oid[]){ c5, s }, 2, 7);
 	check_missing(&m, "c", NULL, 0);
 	/* with another version the merge reads both sides */
-	m = commit((struct entry[]){ { "c", blob("merged\n", false) } }, 1, (struct wg_oid[]){ c5, s }, 2, 8);
+	m = commit((struct fx_tree_entry[]){ { "c", blob("merged\n", false) } }, 1, (struct wg_oid[]){ c5, s }, 2, 8);
 	check_missing(&m, "c", (struct wg_oid[]){ blob("merged\n", false), blob("side\n", false) }, 2);
 	wg_repo_free(repo);
 	repo = NULL;
