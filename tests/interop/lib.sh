@@ -23,7 +23,9 @@
 #               parent, so no repository above them is ever found)
 #     GIT_AUTHOR_DATE / GIT_COMMITTER_DATE fixed ("1700000000 +0000"), so the
 #               same commands give the same object ids every run
-#     ASAN_OPTIONS / UBSAN_OPTIONS make sanitizer reports fatal (unless set)
+#     ASAN_OPTIONS / UBSAN_OPTIONS make sanitizer reports fatal (unless set);
+#               LeakSanitizer is on only in a script with the line
+#               "# interop: leak-check" (it costs ~40 ms per process)
 #
 # Running a script directly (bash tests/interop/t0001-x.sh) re-executes it
 # through run.sh, so it always gets that environment.
@@ -278,6 +280,31 @@ both() {
 	fi
 	check_same "$C $desc: state" "state '$G'" "state '$V'"
 	check "$C $desc: git fsck --strict" "$GIT" -C "$V" fsck --strict --no-dangling --no-progress
+}
+
+# tree_listing DIR [PATH...]: the working tree DIR as a test compares it,
+# sorted by path, .git (and each PATH, e.g. ./sub/.git) left out: "p/" for
+# a directory, "p -> target" for a symbolic link, "p <mode>" for a file,
+# then "<md5>  p" for every file. A fixed handful of processes whatever the
+# number of files: the twin-repository scripts list both trees after every
+# step, and a few processes per file made that most of their time.
+tree_listing() (
+	cd "$1" || exit 1
+	shift
+	local prune=(-path ./.git)
+	for p in "$@"; do prune+=(-o -path "$p"); done
+	find . \( "${prune[@]}" \) -prune -o \( -type d -printf '%p/\n' \) \
+		-o \( -type l -printf '%p -> %l\n' \) -o \( -type f -printf '%p %m\n' \) |
+		LC_ALL=C sort
+	find . \( "${prune[@]}" \) -prune -o -type f -print0 | LC_ALL=C sort -z |
+		xargs -0 -r md5sum
+)
+
+# log_files DIR: every file under DIR (a .git/logs), sorted, each after a
+# "==> path <==" line; nothing when DIR does not exist.
+log_files() {
+	[ -d "$1" ] || return 0
+	find "$1" -type f -print0 | LC_ALL=C sort -z | xargs -0 -r tail -v -n +1
 }
 
 # on_both CMD: the same preparation in both (git's first)

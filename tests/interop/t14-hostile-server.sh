@@ -28,6 +28,8 @@
 #
 # A pre-existing empty target directory must survive a failed clone (git
 # keeps it).
+#
+# interop: leak-check
 
 . "$(dirname "$0")/lib.sh"
 require_webgit

@@ -15,6 +15,8 @@
 #   - then grep: no file of the repositories (.git included) and no
 #     captured stdout/stderr holds the secret; the same grep finds it in a
 #     clone by git (which keeps the URL as given), so it can fail.
+#
+# interop: leak-check
 
 . "$(dirname "$0")/lib.sh"
 require_webgit

@@ -24,6 +24,8 @@
 #   - a fetch that brings a refused object moves no ref and leaves no pack;
 #   - a blob:none clone does not check the .gitmodules it did not receive,
 #     as git does not.
+#
+# interop: leak-check
 
 . "$(dirname "$0")/lib.sh"
 require_webgit

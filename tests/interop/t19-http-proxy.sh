@@ -17,6 +17,8 @@
 #     of t11 (tests/server/mock-http.mjs) with a CA made here by openssl;
 #     a proxy that refuses CONNECT (403) or wants credentials (407) is a
 #     clear error.
+#
+# interop: leak-check
 
 . "$(dirname "$0")/lib.sh"
 require_webgit

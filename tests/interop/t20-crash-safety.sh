@@ -55,12 +55,12 @@ snapshot() {
 		if [ -f .git/index ]; then
 			printf '%s  ./.git/index\n' "$("$GIT" ls-files -s | sha1sum | cut -c1-40)"
 		fi
-		find . -path '*.webgit-tmp-*' -prune -o -type f -name '*.lock' -print |
-			sort | sed 's/$/ LOCK/'
-		find . -name '*.webgit-tmp-*' -prune -print | sort | sed 's/$/ STAGED/'
-		find . -path '*.webgit-tmp-*' -prune -o -type l -printf '%p -> %l\n' | sort
-		find . -path '*.webgit-tmp-*' -prune -o -type f -perm -u+x ! -name 'tmp_*' -print |
-			sort | sed 's/$/ +x/'
+		# lock files, staging directories, links, executable files: one
+		# find (this runs after every cut point)
+		find . -name '*.webgit-tmp-*' -prune -printf '%p STAGED\n' \
+			-o -type f -name '*.lock' -printf '%p LOCK\n' \
+			-o -type l -printf '%p -> %l\n' \
+			-o -type f -perm -u+x ! -name 'tmp_*' -printf '%p +x\n' | LC_ALL=C sort
 		for t in reftable/tables.list .git/reftable/tables.list; do
 			[ -f "$t" ] || [ -n "${REFS_BY_VALUE:-}" ] || continue
 			[ -f "${t%reftable/tables.list}HEAD" ] || continue
@@ -141,16 +141,18 @@ crash_walk() {
 		check "$name: git fsck --strict after a clean run" \
 			"$GIT" -C "$target" fsck --strict --no-dangling
 	fi
-	n=$(wc -l <"$T/trace")
+	local cuts=()
+	mapfile -t cuts <"$T/trace"
+	n=${#cuts[@]}
 	for action in ${ACTIONS:-eio enospc exit}; do
 		bad=0 tried=0 mixed=0
 		for k in $(seq 1 "$n"); do
 			# ENOSPC differs from EIO only where bytes are written.
-			if [ $action = enospc ] && ! sed -n "${k}p" "$T/trace" | grep -qE ' p?write '; then
+			if [ $action = enospc ] && ! [[ "${cuts[k - 1]}" =~ \ p?write\  ]]; then
 				continue
 			fi
 			tried=$((tried + 1))
-			cut_op=$(sed -n "${k}p" "$T/trace" | cut -d' ' -f2)
+			cut_op=${cuts[k - 1]#* } cut_op=${cut_op%% *}  # "<n> <call> <path>"
 			$setup
 			rm -rf "$target".webgit-tmp-*
 			spec=$k:$action
@@ -181,7 +183,7 @@ crash_walk() {
 			if [ -n "$why" ]; then
 				bad=$((bad + 1))
 				if [ $bad -le 3 ]; then
-					echo "# $name: cut $spec ($(sed -n "${k}p" "$T/trace")): $why (exit $rc)"
+					echo "# $name: cut $spec (${cuts[k - 1]}): $why (exit $rc)"
 					diff "$T/after" "$T/state" | head -8 | wg__diag
 					tail -n 3 "$T/err" | wg__diag
 				fi

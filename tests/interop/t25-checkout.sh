@@ -45,20 +45,6 @@ said() {
 	check "  saying '$1'" grep -qF -- "$1" "$T/said"
 }
 
-# tree_listing DIR: every path of a working tree (not .git) with its type,
-# permissions, link target or content hash.
-tree_listing() (
-	cd "$1" && find . -path ./.git -prune -o -print | LC_ALL=C sort | while IFS= read -r p; do
-		if [ -L "$p" ]; then
-			printf '%s link %s\n' "$p" "$(readlink "$p")"
-		elif [ -d "$p" ]; then
-			printf '%s dir\n' "$p"
-		else
-			printf '%s %s %s\n' "$p" "$(stat -c %A "$p")" "$(md5sum <"$p" | cut -c1-32)"
-		fi
-	done
-)
-
 # make_source DIR FORMAT REFFORMAT: the history the walks check out.
 make_source() {
 	local d=$1

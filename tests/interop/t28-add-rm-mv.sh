@@ -35,13 +35,7 @@ state() {
 		echo "## status"; "$GIT" status --porcelain=v2 -uall
 		echo "## diff --cached"; "$GIT" diff --cached --raw
 		echo "## diff-files"; "$GIT" diff-files --raw
-		echo "## tree"; find . -path ./.git -prune -o -path ./sub/.git -prune -o -print |
-			LC_ALL=C sort | while read -r f; do
-				if [ -L "$f" ]; then echo "$f -> $(readlink "$f")"
-				elif [ -d "$f" ]; then echo "$f/"
-				elif [ -x "$f" ]; then echo "$f*"
-				else echo "$f $(cksum <"$f")"; fi
-			done
+		echo "## tree"; tree_listing . ./sub/.git
 		echo "## fsck"; "$GIT" fsck --strict --no-progress --no-dangling 2>&1
 		# a cache tree left valid over a changed path would write a stale tree
 		echo "## write-tree"; "$GIT" write-tree 2>&1

@@ -36,19 +36,13 @@ state() {
 			echo "reflog $r"
 			"$GIT" reflog show --format='%H %gn <%ge> %gd %gs' "$r" -- 2>&1
 		done
-		if [ -d .git/logs ]; then
-			find .git/logs -type f | sort | while read -r f; do echo "$f"; cat "$f"; done
-		fi
+		log_files .git/logs
 		echo "index"
 		"$GIT" ls-files -s
 		echo "status"
 		"$GIT" status --porcelain=v2 --branch -uall
 		echo "files"
-		find . -path ./.git -prune -o \( -type f -o -type l \) -print | sort |
-			while read -r f; do
-				if [ -L "$f" ]; then echo "$f -> $(readlink "$f")"
-				else echo "$f $(stat -c %a "$f") $(md5sum <"$f" | cut -c1-32)"; fi
-			done
+		tree_listing .
 	)
 }
 

@@ -21,6 +21,8 @@
 # truncated streams, trees with '.git', commits without a tree; mktree takes
 # '.git', '..' and odd modes).  webgit is deliberately stricter there; those
 # checks are skipped when the scripts run with WEBGIT=$GIT.
+#
+# interop: leak-check
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fixtures.sh"

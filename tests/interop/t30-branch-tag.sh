@@ -38,9 +38,7 @@ state() {
 			echo "reflog $r"
 			"$GIT" reflog show --format='%H %gn <%ge> %gd %gs' "$r" -- 2>&1
 		done
-		if [ -d .git/logs ]; then
-			find .git/logs -type f | sort | while read -r f; do echo "$f"; cat "$f"; done
-		fi
+		log_files .git/logs
 		echo "config"
 		cat .git/config
 		for t in $("$GIT" for-each-ref --format='%(refname)' refs/tags); do

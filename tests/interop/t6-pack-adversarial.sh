@@ -14,6 +14,8 @@
 # and UBSan reports fatal), and leave the repository exactly as it was:
 # the listing of .git (names and sizes) is compared before and after, so
 # a leftover pack, index or temporary file fails the test.
+#
+# interop: leak-check
 
 . "$(dirname "$0")/lib.sh"
 require_webgit
