@@ -20,7 +20,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 PKGS=(build-essential cmake pkg-config emscripten zlib1g-dev libbearssl-dev
       libcurl4-openssl-dev libexpat1-dev libpcre2-dev gettext-base gnupg
       openssh-client nodejs dpkg-dev xz-utils python3 openssl ca-certificates bc
-      chromium clang llvm libclang-rt-dev)
+      chromium clang llvm libclang-rt-dev python3-dulwich)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -194,7 +194,10 @@ static int write_config(struct clone *c)
 	if ((err = wg_config_set_string(cfg, "remote.origin.url", c->url)))
 		goto done;
 	if (c->opts.mirror) {
-		if ((err = wg_config_set_string(cfg, "remote.origin.fetch", "+refs/*:refs/*")) ||
+		/* git 2.53 writes tagOpt first: a mirror's refspec takes the
+		 * tags already, so none are followed. */
+		if ((err = wg_config_set_string(cfg, "remote.origin.tagOpt", "--no-tags")) ||
+		    (err = wg_config_set_string(cfg, "remote.origin.fetch", "+refs/*:refs/*")) ||
 		    (err = wg_config_set_string(cfg, "remote.origin.mirror", "true")))
 			goto done;
 	} else if (!c->opts.bare) {
@@ -405,6 +408,11 @@ static int fetch_request(struct clone *c)
 	args.wants = c->wants;
 	args.nwants = c->nwants;
 	args.done = true;
+	/* git asks for a thin pack even here, and some servers (Dulwich)
+	 * refuse a request without it. With no "have" a server has nothing
+	 * to leave out, so the pack is still complete: a delta against a
+	 * base it did not send stays an error (no fix_thin below). */
+	args.thin_pack = true;
 	args.ofs_delta = true;
 	args.include_tag = !c->opts.mirror;
 	args.no_progress = !c->base.progress;

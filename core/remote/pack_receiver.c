@@ -7,13 +7,44 @@
 #include "util/error.h"
 #include "util/fs.h"
 
+/* A filter the server cannot apply is dropped, with git's warning, and the
+ * fetch goes on unfiltered (a clone stays a partial clone, as git's does:
+ * its config and .promisor mark are written all the same). git's
+ * fetch-pack warns when it reads a v0 advertisement and again as it writes
+ * the request; in v2 only the second time. */
+static bool server_filters(const struct wg_discovery *d)
+{
+	return d->version == 2 ? wg_caps_has_feature(d->caps, "fetch", "filter") :
+				 wg_caps_has(d->caps, "filter");
+}
+
+static void warn_filter_ignored(struct wg_remote_op *op, int times)
+{
+	struct wg_remote_progress p = { 0 };
+
+	p.phase = "warning";
+	p.warning = true;
+	p.finished = true;
+	p.line = "filtering not recognized by server, ignoring";
+	while (times-- > 0)
+		wg_remote_report(op, &p);
+}
+
 int wg_pack_receiver_request(struct wg_pack_receiver *rcv, struct wg_remote_op *op,
 			     struct wg_repo *repo, const struct wg_discovery *d,
 			     const struct wg_fetch_args *args, bool fix_thin,
 			     wg_pack_receiver_event_fn on_event, void *payload)
 {
 	bool v2 = d->version == 2;
+	struct wg_fetch_args unfiltered;
 	int err;
+
+	if (args->filter && d->caps && !server_filters(d)) {
+		warn_filter_ignored(op, v2 ? 1 : 2);
+		unfiltered = *args;
+		unfiltered.filter = NULL;
+		args = &unfiltered;
+	}
 
 	wg_pack_receiver_release(rcv);
 	if ((err = wg_receive_check_init(&rcv->check, repo, op)))

@@ -64,10 +64,13 @@ static int pf_next(struct wg_remote_op *op)
 	args.wants = p->oids;
 	args.nwants = p->noids;
 	args.done = true;
+	/* As git's lazy fetch (a "git fetch") asks; a delta may then use an
+	 * object we have as its base (fix_thin). */
+	args.thin_pack = true;
 	args.ofs_delta = true;
 	args.no_progress = true;
 	args.filter = "blob:none";
-	if ((err = wg_pack_receiver_request(&p->rcv, op, p->repo, &p->d, &args, false, pf_event,
+	if ((err = wg_pack_receiver_request(&p->rcv, op, p->repo, &p->d, &args, true, pf_event,
 					    p)))
 		return err;
 	p->state = PF_WAITING;

@@ -22,7 +22,7 @@
 #define FIRST_BATCH 32
 #define MAX_BATCH 256
 
-enum rf_state { RF_DISCOVERY = 0, RF_NEGOTIATE, RF_WAITING, RF_DONE };
+enum rf_state { RF_DISCOVERY = 0, RF_NEGOTIATE, RF_WAITING, RF_BACKFILL, RF_DONE };
 
 struct rf_update {
 	struct wg_remote_fetch_update pub;
@@ -64,6 +64,12 @@ struct rfetch {
 	bool exhausted, done_sent, ready;
 	unsigned rounds;
 	struct wg_pack_receiver rcv;
+	/* git's tag backfill: followed tags whose commits came but not the
+	 * tags themselves (a server that ignores include-tag) are asked for
+	 * in a second request, into their own pack. */
+	struct wg_pack_receiver tags_rcv;
+	struct wg_pack_receiver *cur;         /* the one receiving */
+	size_t nfirst_wants;                  /* wants[0..n): the first request's */
 	uint64_t pack_bytes;
 };
 
@@ -408,6 +414,7 @@ static int fetch_request(struct rfetch *f)
 	args.no_progress = !f->base.progress;
 	args.shallows = f->shallows;
 	args.nshallows = f->nshallows;
+	f->cur = &f->rcv;
 	if ((err = wg_pack_receiver_request(&f->rcv, &f->base, f->repo, &f->d, &args, true,
 					    rf_event, f)))
 		return err;
@@ -717,6 +724,62 @@ static int apply(struct rfetch *f)
 	return 0;
 }
 
+/* Followed tags whose object is missing while what they name is here now
+ * (git's find_non_local_tags after the first pack): their ids join the
+ * wants, and a second request asks for them. Returns how many. */
+static int tags_to_backfill(struct rfetch *f, size_t *n)
+{
+	struct wg_odb *odb = wg_repo_odb(f->repo);
+	struct wg_oid *v;
+	int err;
+
+	*n = 0;
+	if (!f->autotags)
+		return 0;
+	for (size_t i = 0; i < f->nupdates; i++) {
+		const struct rf_update *u = &f->updates[i];
+		if (!u->is_tag_follow || !u->pub.local_name ||
+		    wg_oid_equal(&u->pub.old_oid, &u->pub.new_oid))
+			continue;
+		if ((err = wg_odb_exists(odb, &u->pub.new_oid)) < 0)
+			return err;
+		if (err)
+			continue;
+		if ((err = wg_odb_exists(odb, &u->peeled)) < 0)
+			return err;
+		if (!err)
+			continue;
+		if (!(v = wg_realloc(f->wants, (f->nwants + 1) * sizeof(*v))))
+			return nomem();
+		f->wants = v;
+		f->wants[f->nwants++] = u->pub.new_oid;
+		(*n)++;
+	}
+	return 0;
+}
+
+/* The backfill request: the tags, with what the first pack brought as
+ * haves, so that only the tag objects come. */
+static int backfill_request(struct rfetch *f)
+{
+	struct wg_fetch_args args = WG_FETCH_ARGS_INIT;
+
+	args.algo = f->d.algo;
+	args.wants = f->wants + f->nfirst_wants;
+	args.nwants = f->nwants - f->nfirst_wants;
+	args.haves = f->wants;
+	args.nhaves = f->nfirst_wants;
+	args.done = true;
+	args.thin_pack = true;
+	args.ofs_delta = true;
+	args.no_progress = !f->base.progress;
+	args.shallows = f->shallows;
+	args.nshallows = f->nshallows;
+	f->cur = &f->tags_rcv;
+	return wg_pack_receiver_request(&f->tags_rcv, &f->base, f->repo, &f->d, &args, true,
+					rf_event, f);
+}
+
 /* --- the operation ----------------------------------------------------------------------- */
 
 static int rf_next(struct wg_remote_op *op)
@@ -745,6 +808,11 @@ static int rf_next(struct wg_remote_op *op)
 			return err;
 		f->state = RF_WAITING;
 		return 0;
+	case RF_BACKFILL:
+		if ((err = backfill_request(f)))
+			return err;
+		f->state = RF_WAITING;
+		return 0;
 	case RF_DONE:
 		return WG_ITEROVER;
 	default:
@@ -768,36 +836,52 @@ static int rf_feed(struct wg_remote_op *op, const void *data, size_t len)
 
 	if (f->state == RF_DISCOVERY)
 		return wg_discovery_feed(&f->d, data, len);
-	return wg_pack_receiver_feed(&f->rcv, data, len);
+	return wg_pack_receiver_feed(f->cur, data, len);
 }
 
 static int rf_end(struct wg_remote_op *op)
 {
 	struct rfetch *f = RF(op);
 	unsigned char hash[WG_MAX_RAWSZ];
-	bool got_pack;
+	bool got_pack, backfill = f->cur == &f->tags_rcv;
+	size_t ntags = 0;
 	int err;
 
 	if (f->state == RF_DISCOVERY)
 		return wg_discovery_response_end(&f->d);
-	if ((err = wg_pack_receiver_finish(&f->rcv, &got_pack, hash)))
-		return err;
+	if ((err = wg_pack_receiver_finish(f->cur, &got_pack, hash)))
+		goto fail;
 	if (!got_pack) {
-		if (f->done_sent)
-			return wg_error_set(WG_ECORRUPT, "the server sent no pack");
+		if (f->done_sent || backfill) {
+			err = wg_error_set(WG_ECORRUPT, "the server sent no pack");
+			goto fail;
+		}
 		f->state = RF_NEGOTIATE;      /* another round of haves */
 		return 0;
 	}
-	f->pack_bytes = f->rcv.pack_bytes;
-	if ((wg_repo_promisor_remote(f->repo) &&
-	     (err = wg_pack_receiver_mark_promisor(&f->rcv, hash))) ||
-	    (err = apply(f))) {
-		/* All or nothing: if no ref moved, the pack goes too. */
-		if (refs_unmoved(f))
-			wg_pack_receiver_discard(&f->rcv);
-		return err;
+	f->pack_bytes += f->cur->pack_bytes;
+	if (wg_repo_promisor_remote(f->repo) &&
+	    (err = wg_pack_receiver_mark_promisor(f->cur, hash)))
+		goto fail;
+	if (!backfill) {
+		f->nfirst_wants = f->nwants;
+		if ((err = tags_to_backfill(f, &ntags)))
+			goto fail;
+		if (ntags) {
+			f->state = RF_BACKFILL;
+			return 0;
+		}
 	}
+	if ((err = apply(f)))
+		goto fail;
 	return 0;
+fail:
+	/* All or nothing: if no ref moved, the packs go too. */
+	if (refs_unmoved(f)) {
+		wg_pack_receiver_discard(&f->rcv);
+		wg_pack_receiver_discard(&f->tags_rcv);
+	}
+	return err;
 }
 
 static void rf_free(struct wg_remote_op *op)
@@ -805,6 +889,7 @@ static void rf_free(struct wg_remote_op *op)
 	struct rfetch *f = RF(op);
 
 	wg_pack_receiver_release(&f->rcv);
+	wg_pack_receiver_release(&f->tags_rcv);
 	wg_negotiator_free(f->neg);
 	wg_discovery_release(&f->d);
 	for (size_t i = 0; i < f->nspecs; i++) {
@@ -952,6 +1037,20 @@ int wg_remote_fetch_new(struct wg_remote_op **out, struct wg_repo *repo, const c
 			f->default_head = true;
 			add_spec("HEAD", &sl);
 		}
+	}
+	if (f->remote && !sl.err) {
+		/* remote.<name>.tagOpt = --no-tags (what clone --mirror
+		 * writes) turns tag following off, as --no-tags does */
+		const char *tagopt = NULL;
+		wg_buf_reset(&key);
+		if (wg_buf_printf(&key, "remote.%s.tagopt", remote)) {
+			err = nomem();
+			goto fail;
+		}
+		if (wg_config_get_string(wg_repo_config(repo), wg_buf_cstr(&key), &tagopt))
+			wg_error_clear();
+		else if (tagopt && !strcmp(tagopt, "--no-tags"))
+			f->autotags = false;
 	}
 	if (opts->no_tags)
 		f->autotags = false;

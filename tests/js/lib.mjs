@@ -84,9 +84,12 @@ export function gitIn(home) {
   });
 }
 
-/** Make the sample repositories (bare, served as /git/NAME.git) in `dir`. */
-export function makeRepos(dir) {
-  execFileSync(path.join(ROOT, 'tests/server/make-repos.sh'), [dir], {
+/**
+ * Make the sample repositories (bare, served as /git/NAME.git) in `dir`;
+ * `options` go to make-repos.sh (e.g. ['--format', 'sha1']).
+ */
+export function makeRepos(dir, options = []) {
+  execFileSync(path.join(ROOT, 'tests/server/make-repos.sh'), [...options, dir], {
     env: { ...process.env, GIT }, stdio: ['ignore', 'ignore', 'pipe'],
   });
   return dir;

@@ -15,6 +15,10 @@
 #
 # Uses $NODE (default: node) and passes --git $GIT when GIT is set and no
 # --git is given.
+#
+# With --dulwich (anywhere) it runs dulwich-server.py instead, Dulwich's
+# server (Debian's /usr/bin/python3 and python3-dulwich), with the same state
+# files and URL layout; it takes --root, --port and --log.
 set -euo pipefail
 
 [ $# -ge 1 ] || { echo "usage: $0 STATEDIR --root DIR [server options]" >&2; exit 2; }
@@ -30,13 +34,23 @@ if [ -f "$state/pid" ] && kill -0 "$(cat "$state/pid")" 2>/dev/null; then
 fi
 rm -f "$state/pid" "$state/port" "$state/url"
 
-args=("$@")
+server=("${NODE:-node}" "$here/git-http-server.mjs")
+args=()
+for a in "$@"; do
+	if [ "$a" = --dulwich ]; then
+		server=(/usr/bin/python3 "$here/dulwich-server.py")
+	else
+		args+=("$a")
+	fi
+done
+set -- "${args[@]}"
 case " $* " in *" --port "*|*" --port="*) ;; *) args+=(--port 0) ;; esac
-case " $* " in *" --git "*|*" --git="*) ;; *) [ -n "${GIT:-}" ] && args+=(--git "$GIT") ;; esac
+if [ "${server[0]}" != /usr/bin/python3 ]; then
+	case " $* " in *" --git "*|*" --git="*) ;; *) [ -n "${GIT:-}" ] && args+=(--git "$GIT") ;; esac
+fi
 
 # Detached from our stdout, so `url=$(start.sh ...)` returns once we do.
-"${NODE:-node}" "$here/git-http-server.mjs" \
-	--pid-file "$state/pid" --port-file "$state/port" "${args[@]}" \
+"${server[@]}" --pid-file "$state/pid" --port-file "$state/port" "${args[@]}" \
 	</dev/null >"$state/out" 2>"$state/err" &
 pid=$!
 
