@@ -391,6 +391,22 @@ static int rf_event(const struct wg_fetch_event *ev, void *payload)
 	}
 }
 
+/* Send `args` (wants, haves, done, include-tag set by the caller) with
+ * what every request of a fetch asks: a thin pack with offset deltas, our
+ * shallow boundary, progress as wanted; `rcv` receives the answer. */
+static int send_request(struct rfetch *f, struct wg_pack_receiver *rcv,
+			struct wg_fetch_args *args)
+{
+	args->algo = f->d.algo;
+	args->thin_pack = true;
+	args->ofs_delta = true;
+	args->no_progress = !f->base.progress;
+	args->shallows = f->shallows;
+	args->nshallows = f->nshallows;
+	f->cur = rcv;
+	return wg_pack_receiver_request(rcv, &f->base, f->repo, &f->d, args, true, rf_event, f);
+}
+
 static int fetch_request(struct rfetch *f)
 {
 	struct wg_fetch_args args = WG_FETCH_ARGS_INIT;
@@ -402,21 +418,13 @@ static int fetch_request(struct rfetch *f)
 	if ((err = next_haves(f, v2 ? f->batch : MAX_IN_VAIN)))
 		return err;
 	f->done_sent = !v2 || f->exhausted || f->in_vain >= MAX_IN_VAIN;
-	args.algo = f->d.algo;
 	args.wants = f->wants;
 	args.nwants = f->nwants;
 	args.haves = f->haves;
 	args.nhaves = f->nhaves;
 	args.done = f->done_sent;
-	args.thin_pack = true;
-	args.ofs_delta = true;
 	args.include_tag = f->autotags;
-	args.no_progress = !f->base.progress;
-	args.shallows = f->shallows;
-	args.nshallows = f->nshallows;
-	f->cur = &f->rcv;
-	if ((err = wg_pack_receiver_request(&f->rcv, &f->base, f->repo, &f->d, &args, true,
-					    rf_event, f)))
+	if ((err = send_request(f, &f->rcv, &args)))
 		return err;
 	f->rounds++;
 	f->ready = false;
@@ -764,20 +772,12 @@ static int backfill_request(struct rfetch *f)
 {
 	struct wg_fetch_args args = WG_FETCH_ARGS_INIT;
 
-	args.algo = f->d.algo;
 	args.wants = f->wants + f->nfirst_wants;
 	args.nwants = f->nwants - f->nfirst_wants;
 	args.haves = f->wants;
 	args.nhaves = f->nfirst_wants;
 	args.done = true;
-	args.thin_pack = true;
-	args.ofs_delta = true;
-	args.no_progress = !f->base.progress;
-	args.shallows = f->shallows;
-	args.nshallows = f->nshallows;
-	f->cur = &f->tags_rcv;
-	return wg_pack_receiver_request(&f->tags_rcv, &f->base, f->repo, &f->d, &args, true,
-					rf_event, f);
+	return send_request(f, &f->tags_rcv, &args);
 }
 
 /* --- the operation ----------------------------------------------------------------------- */

@@ -34,18 +34,15 @@ if [ -f "$state/pid" ] && kill -0 "$(cat "$state/pid")" 2>/dev/null; then
 fi
 rm -f "$state/pid" "$state/port" "$state/url"
 
-server=("${NODE:-node}" "$here/git-http-server.mjs")
-args=()
+dulwich=0 args=()
 for a in "$@"; do
-	if [ "$a" = --dulwich ]; then
-		server=(/usr/bin/python3 "$here/dulwich-server.py")
-	else
-		args+=("$a")
-	fi
+	if [ "$a" = --dulwich ]; then dulwich=1; else args+=("$a"); fi
 done
 set -- "${args[@]}"
+server=("${NODE:-node}" "$here/git-http-server.mjs")
+[ "$dulwich" = 1 ] && server=(/usr/bin/python3 "$here/dulwich-server.py")
 case " $* " in *" --port "*|*" --port="*) ;; *) args+=(--port 0) ;; esac
-if [ "${server[0]}" != /usr/bin/python3 ]; then
+if [ "$dulwich" = 0 ]; then
 	case " $* " in *" --git "*|*" --git="*) ;; *) [ -n "${GIT:-}" ] && args+=(--git "$GIT") ;; esac
 fi
 
