@@ -91,7 +91,7 @@ static int finish_clone(struct wg_remote_op *op, bool checkout)
 int cmd_clone(int argc, char **argv)
 {
 	struct wg_clone_options o = WG_CLONE_OPTIONS_INIT;
-	struct cli_progress progress = { !cli_progress_default() };
+	struct cli_progress progress = { !cli_progress_default(), false };
 	struct wg_remote_op *op = NULL;
 	const char *url = NULL, *dir = NULL, *v;
 	char *made = NULL, *shown = NULL;
@@ -112,7 +112,7 @@ int cmd_clone(int argc, char **argv)
 		else if (!strcmp(argv[i], "--no-checkout") || !strcmp(argv[i], "-n"))
 			checkout = false;
 		else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
-			progress.quiet = true;
+			progress.quiet = progress.silent = true;
 		else if (!strcmp(argv[i], "--progress"))
 			progress.quiet = false;
 		else if ((v = cli_option_value(argc, argv, &i, "--depth"))) {
@@ -166,7 +166,8 @@ int cmd_clone(int argc, char **argv)
 	o.defer_publish = checkout && !o.bare && !o.mirror;
 	o.progress = cli_remote_progress;
 	o.progress_payload = &progress;
-	if (!progress.quiet)
+	/* git says these unless -q, terminal or not */
+	if (!progress.silent)
 		fprintf(stderr, "Cloning into %s'%s'...\n", o.bare || o.mirror ? "bare repository " : "",
 			dir);
 	/* caught from here to the end, so that a signal never ends the
@@ -174,7 +175,7 @@ int cmd_clone(int argc, char **argv)
 	cli_interrupt_catch();
 	if (!(err = wg_clone_new(&op, url, dir, &o)))
 		err = cli_remote_run(op, shown);
-	if (!err && !progress.quiet && wg_clone_was_empty(op))
+	if (!err && !progress.silent && wg_clone_was_empty(op))
 		fprintf(stderr, "warning: You appear to have cloned an empty repository.\n");
 	if (err) {
 		/* the message first: freeing the operation removes the directory */

@@ -61,7 +61,7 @@ static void summary(struct wg_remote_op *op, const char *url)
 int cmd_fetch(int argc, char **argv)
 {
 	struct wg_remote_fetch_options o = WG_REMOTE_FETCH_OPTIONS_INIT;
-	struct cli_progress progress = { !cli_progress_default() };
+	struct cli_progress progress = { !cli_progress_default(), false };
 	struct wg_remote_op *op = NULL;
 	struct wg_repo *repo;
 	const char *remote = "origin", *url = NULL;
@@ -75,7 +75,7 @@ int cmd_fetch(int argc, char **argv)
 		else if (!strcmp(argv[i], "--no-tags") || !strcmp(argv[i], "-n"))
 			o.no_tags = true;
 		else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
-			quiet = progress.quiet = true;
+			quiet = progress.quiet = progress.silent = true;
 		else if (!strcmp(argv[i], "--progress"))
 			progress.quiet = false;
 		else

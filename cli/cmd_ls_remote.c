@@ -32,6 +32,7 @@ static bool matches(const char *name, char **patterns, int n)
 int cmd_ls_remote(int argc, char **argv)
 {
 	struct wg_ls_remote_options o = WG_LS_REMOTE_OPTIONS_INIT;
+	struct cli_progress progress = { true, false };
 	const char *prefixes[2];
 	struct wg_remote_op *op = NULL;
 	const struct wg_remote_ref_list *refs;
@@ -62,6 +63,9 @@ int cmd_ls_remote(int argc, char **argv)
 	if (tags)
 		prefixes[o.nprefixes++] = "refs/tags/";
 	o.prefixes = prefixes;
+	/* no progress, but git's notices (-q does not silence those here) */
+	o.progress = cli_remote_progress;
+	o.progress_payload = &progress;
 	if (!(shown = wg_url_redact_dup(url)))
 		return cli_fatal("out of memory");
 	/* the credentials in the URL go with the operation's requests */

@@ -76,7 +76,7 @@ static void report(struct wg_remote_op *op, const char *url)
 int cmd_push(int argc, char **argv)
 {
 	struct wg_remote_push_options o = WG_REMOTE_PUSH_OPTIONS_INIT;
-	struct cli_progress progress = { !cli_progress_default() };
+	struct cli_progress progress = { !cli_progress_default(), false };
 	struct wg_remote_op *op = NULL;
 	struct wg_repo *repo;
 	const char *push_options[64], *specs[256], *v;
@@ -93,7 +93,7 @@ int cmd_push(int argc, char **argv)
 		else if (!strcmp(argv[i], "-d") || !strcmp(argv[i], "--delete"))
 			delete = true;
 		else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
-			progress.quiet = true;
+			progress.quiet = progress.silent = true;
 		else if (!strcmp(argv[i], "--progress"))
 			progress.quiet = false;
 		else if ((v = cli_option_value(argc, argv, &i, "--push-option")) ||

@@ -10,13 +10,14 @@
  *   auth.c      credentials, the Authorization header, 401 challenges
  *   upload.c    request bodies on the wire: in memory, or streamed as chunks
  *   proxy.c     http_proxy & co., CONNECT tunnels; noproxy.c: no_proxy
+ *   retry.c     Retry-After on 429 and 503
  *
  * This file moves bytes between them: it opens the connection (through a
  * proxy when the environment names one), writes requests, feeds what
  * arrives to the parser and hands the body out, follows same-origin
- * redirects, answers one authentication challenge, keeps the connection
- * alive and retries once on a kept-alive connection the server had
- * closed. */
+ * redirects, answers one authentication challenge, asks again when a
+ * rate-limited server says when (Retry-After), keeps the connection alive
+ * and retries once on a kept-alive connection the server had closed. */
 #include "http_client.h"
 
 #include <errno.h>
@@ -32,6 +33,7 @@
 #include "http/proxy.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/retry.h"
 #include "http/tls.h"
 #include "http/upload.h"
 #include "http/url.h"
@@ -381,7 +383,7 @@ int http_client_send(struct http_client *c, const struct http_request *req,
 	const char *method = req->method;
 	char *url = NULL, *first_url = NULL;
 	bool with_body, body_used = false, auth_retried = false;
-	unsigned redirects = 0;
+	unsigned redirects = 0, retries = 0;
 	int rc;
 
 	*out = NULL;
@@ -485,6 +487,18 @@ int http_client_send(struct http_client *c, const struct http_request *req,
 				break;
 			auth_retried = true;
 			continue;
+		}
+		if (http_status_retryable(status) && retries < HTTP_MAX_RETRIES) {
+			long wait_ms;
+			if (http_retry_after_ms(http_response_header(&c->resp, "Retry-After"),
+						time(NULL), &wait_ms) &&
+			    wait_ms <= HTTP_MAX_RETRY_WAIT_MS) {
+				drain_body(c);
+				if ((rc = http_conn_pause(&c->conn, wait_ms)))
+					break;
+				retries++;
+				continue;
+			}
 		}
 		break;
 	}

@@ -102,6 +102,8 @@ int cli_remote_run(struct wg_remote_op *op, const char *url)
 		hr.gzip_body = req->body_len > 1024;
 		if ((err = http_client_send(client, &hr, &resp)))
 			break;
+		if (resp->redirects && (err = wg_remote_op_response_url(op, resp->url)))
+			break;
 		if ((err = wg_remote_op_response_begin(op, resp->status,
 						       http_response_header(resp, "Content-Type"))))
 			break;
@@ -129,6 +131,12 @@ void cli_remote_progress(const struct wg_remote_progress *p, void *payload)
 	if (p->warning && p->line) {
 		/* git prints these with or without -q. */
 		fprintf(stderr, "warning: %s\n", p->line);
+		return;
+	}
+	if (p->notice && p->line) {
+		/* ... and these without -q, terminal or not */
+		if (!cp || !cp->silent)
+			fprintf(stderr, "warning: %s\n", p->line);
 		return;
 	}
 	if (!cp || cp->quiet)

@@ -23,7 +23,8 @@ void cli_interrupt_catch(void);
 void cli_interrupt_release(void);
 
 struct cli_progress {
-	bool quiet;
+	bool quiet;    /* no progress meter (-q, or stderr is not a terminal) */
+	bool silent;   /* -q: no notices either */
 };
 /* A wg_remote_progress_fn printing git-style progress to stderr. */
 void cli_remote_progress(const struct wg_remote_progress *p, void *payload);

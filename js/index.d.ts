@@ -134,6 +134,10 @@ export interface CloneProgress {
   /** a warning about a received object (phase "warning"): line is
    * "object <id>: <msgId>: <text>", as git prints it */
   warning: boolean;
+  /** a notice (phase "notice"), git's "warning: redirecting to <url>/" when
+   * the repository answered from another URL (every later request of the
+   * operation goes there) */
+  notice: boolean;
 }
 
 export interface CloneOptions extends RemoteOptions {

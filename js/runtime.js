@@ -354,11 +354,11 @@ const hostFs = {
 
 // --- progress -------------------------------------------------------------------------
 
-function onProgress(token, phase, done, total, bytes, finished, remote, line, warning) {
+function onProgress(token, phase, done, total, bytes, finished, remote, line, warning, notice) {
   const fn = progressFns.get(token);
   if (!fn) return;
   try {
-    fn({ phase, done, total, bytes, finished, remote, line, warning });
+    fn({ phase, done, total, bytes, finished, remote, line, warning, notice });
   } catch {
     // a display callback must not break the transfer
   }

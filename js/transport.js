@@ -204,6 +204,45 @@ async function fetchWithCredentials(fetchFn, req, headers, signal) {
   }
 }
 
+// 429 (Too Many Requests) and 503 (Service Unavailable) with a
+// Retry-After the client can honour are asked again after that wait, as the
+// native client does (cli/http/retry.h): at most MAX_RETRIES times per
+// request, never a wait over MAX_RETRY_WAIT_MS (a server asking for more
+// gets its error at once). git 2.53 gives up on both.
+const MAX_RETRIES = 3;
+const MAX_RETRY_WAIT_MS = 60000;
+
+/** The wait a 429/503 response asks for, in ms, or null for no retry. */
+export function retryAfterMs(res, now = Date.now()) {
+  if (res.status !== 429 && res.status !== 503) return null;
+  const value = (res.headers.get('retry-after') || '').trim();
+  let ms;
+  if (/^\d+$/.test(value)) {
+    ms = Number(value) * 1000;
+  } else {
+    const when = value ? Date.parse(value) : NaN;
+    if (Number.isNaN(when)) return null;
+    ms = Math.max(0, when - now);
+  }
+  return ms <= MAX_RETRY_WAIT_MS ? ms : null;
+}
+
+function pause(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const done = () => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    function stop() {
+      clearTimeout(timer);
+      reject(abortError(signal));
+    }
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
 /**
  * Make the requests `op` asks for until it is complete. Throws on error or
  * abort. Options: fetch (default globalThis.fetch), headers (added to every
@@ -248,20 +287,29 @@ async function driveRequests(op, {
     const headers = buildHeaders(extra, req.headers);
     setSecrets(secretsOf(headers));
     let res;
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0, waits = 0; ; attempt++) {
       try {
         res = await fetchWithCredentials(fetchFn, req, headers, signal);
-        break;
       } catch (e) {
         if (signal?.aborted) throw abortError(signal);
         if (e?.code && e.code !== 'ABORT_ERR' && !(e instanceof TypeError)) throw e;
         if (attempt === 0 && staleConnection(e) && safeToRepeat(req)) continue;
         throw ioError(req, e);
       }
+      const wait = waits < MAX_RETRIES ? retryAfterMs(res) : null;
+      if (wait === null) break;
+      res.body?.cancel().catch(() => {});
+      await pause(wait, signal);
+      waits++;
     }
     const reader = res.body ? res.body.getReader() : null;
     let received = 0;
     try {
+      // A redirected ref discovery moves the repository (git's rule): the
+      // core sends every later request to where it landed.
+      if (res.url && res.url !== req.url) {
+        check(withStrings([res.url], (u) => M._wgjs_op_response_url(op, u)));
+      }
       check(withStrings([res.headers.get('content-type')],
         (ct) => M._wgjs_op_response_begin(op, res.status, ct)));
       if (reader) {

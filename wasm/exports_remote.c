@@ -16,21 +16,21 @@
 /* --- network operations ------------------------------------------------------------------ */
 
 /* Progress goes to Module.wgjsProgress(token, phase, done, total, bytes,
- * finished, remote, line, warning) when the host set it; `token` is the
- * number the host passed when starting the operation. */
+ * finished, remote, line, warning, notice) when the host set it; `token`
+ * is the number the host passed when starting the operation. */
 EM_JS(void, wgjs_progress_js, (int token, const char *phase, double done, double total,
 			       double bytes, int finished, int remote, const char *line,
-			       int warning), {
+			       int warning, int notice), {
 	if (Module['wgjsProgress'])
 		Module['wgjsProgress'](token, phase ? UTF8ToString(phase) : "", done, total, bytes,
 				       !!finished, !!remote, line ? UTF8ToString(line) : null,
-				       !!warning);
+				       !!warning, !!notice);
 });
 
 static void on_progress(const struct wg_remote_progress *p, void *payload)
 {
 	wgjs_progress_js((int)(intptr_t)payload, p->phase, (double)p->done, (double)p->total,
-			 (double)p->bytes, p->finished, p->remote, p->line, p->warning);
+			 (double)p->bytes, p->finished, p->remote, p->line, p->warning, p->notice);
 }
 
 /* ls-remote of `url`; `prefixes` is an array of `nprefixes` strings (only
@@ -341,6 +341,13 @@ API const unsigned char *wgjs_req_body(const struct wg_http_request *req)
 API size_t wgjs_req_body_len(const struct wg_http_request *req)
 {
 	return req->body ? req->body_len : 0;
+}
+
+/* The URL that answered after redirects (see wg_remote_op_response_url). */
+API int wgjs_op_response_url(struct wg_remote_op *op, const char *url)
+{
+	wg_error_clear();
+	return wg_remote_op_response_url(op, url);
 }
 
 API int wgjs_op_response_begin(struct wg_remote_op *op, int status, const char *content_type)

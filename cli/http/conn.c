@@ -77,6 +77,19 @@ static int sock_wait(struct http_conn *c, short events, const char *doing)
 	}
 }
 
+int http_conn_pause(struct http_conn *c, long ms)
+{
+	struct timespec left = { ms / 1000, (ms % 1000) * 1000000L };
+	while (nanosleep(&left, &left)) {
+		if (errno != EINTR)
+			return wg_error_set(WG_EIO, "nanosleep failed: %s", strerror(errno));
+		if (c->cancelled && c->cancelled())
+			return wg_error_set(WG_EIO, "interrupted while waiting to ask %s again",
+					    c->peer);
+	}
+	return 0;
+}
+
 /* >0 bytes read, 0 end of stream, <0 error. */
 long http_sock_recv(struct http_conn *c, void *buf, size_t len)
 {

@@ -41,6 +41,10 @@ int http_conn_write(struct http_conn *c, const void *data, size_t len);
 /* Push out what TLS still buffers. */
 int http_conn_flush(struct http_conn *c);
 
+/* Wait ms milliseconds (a server's Retry-After), the connection untouched;
+ * a signal that `cancelled` answers nonzero ends the wait with WG_EIO. */
+int http_conn_pause(struct http_conn *c, long ms);
+
 /* WEBGIT_HTTP_TIMEOUT's value `s` (seconds, fractions allowed, above 0
  * and at most a day) in milliseconds. */
 int http_parse_timeout(const char *s, long *out);

@@ -476,7 +476,7 @@ static int clone_begin(struct wg_remote_op *op, int status, const char *type)
 	struct clone *c = CL(op);
 
 	if (c->state == CLONE_DISCOVERY)
-		return wg_discovery_response_begin(&c->d, status, type);
+		return wg_discovery_response_begin(&c->d, op, status, type);
 	return wg_remote_check_response(c->d.url, status, type,
 					"application/x-git-upload-pack-result");
 }

@@ -103,8 +103,45 @@ int wg_discovery_next_request(struct wg_discovery *d, struct wg_remote_op *op)
 	}
 }
 
-int wg_discovery_response_begin(struct wg_discovery *d, int status, const char *content_type)
+/* The advertisement came from another URL: as git (http.c,
+ * update_url_from_redirect), the repository is where that URL, less what
+ * was asked after the base ("/info/refs?service=..."), points; a
+ * redirect that does not keep that tail leaves no way to know the base. */
+static int move_base(struct wg_discovery *d, struct wg_remote_op *op)
 {
+	const char *got = wg_buf_cstr(&op->response_url), *tail = op->req.url + strlen(d->url);
+	size_t glen = op->response_url.len, tlen = strlen(tail);
+	struct wg_remote_progress p;
+	struct wg_buf notice = WG_BUF_INIT;
+	char *base;
+
+	if (glen <= tlen || strcmp(got + glen - tlen, tail))
+		return wg_error_set(WG_ECORRUPT, "unable to update url base from redirection:\n"
+				    "  asked for: %s\n   redirect: %s", op->req.url, got);
+	if (!(base = wg_strndup(got, glen - tlen)) ||
+	    wg_buf_printf(&notice, "redirecting to %s/", base)) {
+		wg_free(base);
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	}
+	wg_free(d->url);
+	d->url = base;
+	memset(&p, 0, sizeof(p));
+	p.phase = "notice";
+	p.notice = true;
+	p.line = wg_buf_cstr(&notice);
+	wg_remote_report(op, &p);
+	wg_buf_release(&notice);
+	return 0;
+}
+
+int wg_discovery_response_begin(struct wg_discovery *d, struct wg_remote_op *op, int status,
+				const char *content_type)
+{
+	int err;
+
+	if (d->state == WG_DISCOVERY_INFO_REFS && op->response_url.len &&
+	    (err = move_base(d, op)))
+		return err;
 	if (d->state == WG_DISCOVERY_INFO_REFS)
 		return wg_remote_check_response(d->url, status, content_type, d->receive_pack ?
 						"application/x-git-receive-pack-advertisement" :

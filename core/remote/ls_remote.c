@@ -45,7 +45,7 @@ static int lr_next(struct wg_remote_op *op)
 
 static int lr_begin(struct wg_remote_op *op, int status, const char *type)
 {
-	return wg_discovery_response_begin(&((struct ls_remote *)op)->d, status, type);
+	return wg_discovery_response_begin(&((struct ls_remote *)op)->d, op, status, type);
 }
 
 static int lr_feed(struct wg_remote_op *op, const void *data, size_t len)
@@ -98,6 +98,10 @@ int wg_ls_remote_new(struct wg_remote_op **out, const char *url,
 			}
 		lr->d.prefixes = (const char *const *)lr->prefixes;
 		lr->d.nprefixes = lr->nprefixes;
+	}
+	if (opts) {
+		lr->base.progress = opts->progress;
+		lr->base.progress_payload = opts->progress_payload;
 	}
 	*out = &lr->base;
 	return 0;

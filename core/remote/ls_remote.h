@@ -13,8 +13,12 @@ struct wg_ls_remote_options {
 	 * ref-prefix, and filtered here in any case). NULL: all. */
 	const char *const *prefixes;
 	size_t nprefixes;
+	/* Notices (a redirect of the repository), as for the other
+	 * operations; NULL: none. */
+	wg_remote_progress_fn progress;
+	void *progress_payload;
 };
-#define WG_LS_REMOTE_OPTIONS_INIT { 1, NULL, 0 }
+#define WG_LS_REMOTE_OPTIONS_INIT { 1, NULL, 0, NULL, NULL }
 
 int wg_ls_remote_new(struct wg_remote_op **out, const char *url,
 		     const struct wg_ls_remote_options *opts);

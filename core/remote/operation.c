@@ -44,6 +44,7 @@ int wg_remote_op_next_request(struct wg_remote_op *op, const struct wg_http_requ
 	if (op->in_response)
 		return sticky(op, wg_error_set(WG_EINVALID, "the previous response is not "
 						 "finished (call wg_remote_op_response_end)"));
+	wg_buf_reset(&op->response_url);
 	err = op->vt->next_request(op);
 	if (err == WG_ITEROVER) {
 		op->complete = true;
@@ -52,6 +53,28 @@ int wg_remote_op_next_request(struct wg_remote_op *op, const struct wg_http_requ
 	if (err)
 		return sticky(op, err);
 	*out = &op->req;
+	return 0;
+}
+
+int wg_remote_op_response_url(struct wg_remote_op *op, const char *url)
+{
+	char *clean;
+
+	if (op->error)
+		return failed(op);
+	if (op->in_response)
+		return sticky(op, wg_error_set(WG_EINVALID, "wg_remote_op_response_url after "
+						 "wg_remote_op_response_begin"));
+	wg_buf_reset(&op->response_url);
+	if (!url || !op->req.url || !strcmp(url, op->req.url))
+		return 0;
+	if (!(clean = wg_url_redact_dup(url)))
+		return sticky(op, wg_error_set(WG_ENOMEM, "out of memory"));
+	if (strcmp(clean, op->req.url) && wg_buf_adds(&op->response_url, clean)) {
+		wg_free(clean);
+		return sticky(op, wg_error_set(WG_ENOMEM, "out of memory"));
+	}
+	wg_free(clean);
 	return 0;
 }
 
@@ -87,6 +110,7 @@ void wg_remote_op_free(struct wg_remote_op *op)
 		return;
 	wg_buf_release(&op->url);
 	wg_buf_release(&op->body);
+	wg_buf_release(&op->response_url);
 	wg_url_release_secret(&op->auth);
 	for (size_t i = 0; i < 2; i++)
 		wg_url_free_secret(op->secrets[i]);

@@ -4,6 +4,7 @@
  *	const struct wg_http_request *req;
  *	while ((err = wg_remote_op_next_request(op, &req)) == 0) {
  *		send req (method, url, headers, body) with fetch() or a socket;
+ *		[wg_remote_op_response_url(op, final_url) if redirects were followed]
  *		wg_remote_op_response_begin(op, status, content_type);
  *		for each chunk of the body, as it arrives:
  *			wg_remote_op_feed(op, chunk, len);
@@ -50,6 +51,9 @@ struct wg_remote_progress {
 	 * `line` holds it, "object <id>: <msgId>: <text>". Show it even where
 	 * progress is not shown, as git does. */
 	bool warning;
+	/* A notice for the user (`line`) that only a quiet run (-q) leaves
+	 * out: git's "warning: redirecting to <url>". */
+	bool notice;
 };
 
 /* Whether `remote` is a URL ("<scheme>://...") rather than the name of a
@@ -64,6 +68,13 @@ struct wg_remote_op;
 
 /* 0 with *out: make that request. WG_ITEROVER: the operation is complete. */
 int wg_remote_op_next_request(struct wg_remote_op *op, const struct wg_http_request **out);
+/* Where the response came from, when the transport followed redirects to
+ * get it (optional; the request's own URL, or none, means no redirect).
+ * Call before wg_remote_op_response_begin. As git does, a redirect of the
+ * first request (the ref discovery) moves the repository: every later
+ * request goes to the new location, and a notice says so; a redirect of a
+ * later request is that request's business. */
+int wg_remote_op_response_url(struct wg_remote_op *op, const char *url);
 /* The response's status and Content-Type (NULL if none). */
 int wg_remote_op_response_begin(struct wg_remote_op *op, int status, const char *content_type);
 int wg_remote_op_feed(struct wg_remote_op *op, const void *data, size_t len);

@@ -40,6 +40,9 @@ struct wg_remote_op {
 	 * every message and progress line. Never stored anywhere else. */
 	struct wg_buf auth;
 	char *secrets[2];
+	/* wg_remote_op_response_url()'s URL for the current response (empty:
+	 * none), without user information */
+	struct wg_buf response_url;
 };
 /* The operation's limits if it was given some, else `fallback`
  * (NULL: the process-wide defaults). */
@@ -102,7 +105,10 @@ void wg_discovery_release(struct wg_discovery *d);
 /* Drive discovery through op: returns 0 with a request set, WG_ITEROVER when
  * the refs are known, or an error. */
 int wg_discovery_next_request(struct wg_discovery *d, struct wg_remote_op *op);
-int wg_discovery_response_begin(struct wg_discovery *d, int status, const char *content_type);
+/* op: the operation whose response it is (its response URL moves the
+ * repository when the advertisement was redirected). */
+int wg_discovery_response_begin(struct wg_discovery *d, struct wg_remote_op *op, int status,
+				const char *content_type);
 int wg_discovery_feed(struct wg_discovery *d, const void *data, size_t len);
 int wg_discovery_response_end(struct wg_discovery *d);
 

@@ -82,7 +82,7 @@ static int pf_begin(struct wg_remote_op *op, int status, const char *type)
 	struct pfetch *p = PF(op);
 
 	if (p->state == PF_DISCOVERY)
-		return wg_discovery_response_begin(&p->d, status, type);
+		return wg_discovery_response_begin(&p->d, op, status, type);
 	return wg_remote_check_response(p->d.url, status, type,
 					"application/x-git-upload-pack-result");
 }

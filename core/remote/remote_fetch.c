@@ -825,7 +825,7 @@ static int rf_begin(struct wg_remote_op *op, int status, const char *type)
 	struct rfetch *f = RF(op);
 
 	if (f->state == RF_DISCOVERY)
-		return wg_discovery_response_begin(&f->d, status, type);
+		return wg_discovery_response_begin(&f->d, op, status, type);
 	return wg_remote_check_response(f->d.url, status, type,
 					"application/x-git-upload-pack-result");
 }

@@ -66,6 +66,15 @@ static int resolve_src(struct rpush *p, const char *src, char **full, struct wg_
 			wg_error_clear();
 	}
 	wg_buf_release(&name);
+	/* an object id names itself (git takes any object name here; a full
+	 * id is what scripts and tools pass) */
+	if (err == WG_ENOTFOUND && !wg_oid_from_hex_str(oid, wg_repo_algo(p->repo), src)) {
+		wg_error_clear();
+		if (wg_odb_exists(wg_repo_odb(p->repo), oid) > 0) {
+			*full = NULL;
+			return 0;
+		}
+	}
 	if (err == WG_ENOTFOUND)
 		return wg_error_set(WG_ENOTFOUND, "src refspec %s does not match any", src);
 	return err;
@@ -108,6 +117,9 @@ static int plan(struct rpush *p)
 			r->src = src;
 			if (err)
 				break;
+			if (!colon && !src_full)
+				return wg_error_set(WG_EINVALID, "the destination you provided is not a "
+						    "full refname: push %s to <object>:refs/...", src);
 			r->dst = colon ? wg_strdup(colon + 1) : wg_strdup(src_full);
 			wg_free(src_full);
 			if (!r->dst)
@@ -352,7 +364,7 @@ static int rp_begin(struct wg_remote_op *op, int status, const char *type)
 	struct rpush *p = RP(op);
 
 	if (p->state == RP_DISCOVERY)
-		return wg_discovery_response_begin(&p->d, status, type);
+		return wg_discovery_response_begin(&p->d, op, status, type);
 	return wg_remote_check_response(p->d.url, status, type,
 					"application/x-git-receive-pack-result");
 }

@@ -18,7 +18,9 @@
 #
 # With --dulwich (anywhere) it runs dulwich-server.py instead, Dulwich's
 # server (Debian's /usr/bin/python3 and python3-dulwich), with the same state
-# files and URL layout; it takes --root, --port and --log.
+# files and URL layout; it takes --root, --port and --log. With --front it
+# runs front-proxy.mjs, a reverse proxy in front of another server (its
+# options: --target URL, --gzip, --redirect ...; see its header).
 set -euo pipefail
 
 [ $# -ge 1 ] || { echo "usage: $0 STATEDIR --root DIR [server options]" >&2; exit 2; }
@@ -34,15 +36,22 @@ if [ -f "$state/pid" ] && kill -0 "$(cat "$state/pid")" 2>/dev/null; then
 fi
 rm -f "$state/pid" "$state/port" "$state/url"
 
-dulwich=0 args=()
+kind=git args=()
 for a in "$@"; do
-	if [ "$a" = --dulwich ]; then dulwich=1; else args+=("$a"); fi
+	case "$a" in
+	--dulwich) kind=dulwich ;;
+	--front) kind=front ;;
+	*) args+=("$a") ;;
+	esac
 done
 set -- "${args[@]}"
-server=("${NODE:-node}" "$here/git-http-server.mjs")
-[ "$dulwich" = 1 ] && server=(/usr/bin/python3 "$here/dulwich-server.py")
+case $kind in
+git) server=("${NODE:-node}" "$here/git-http-server.mjs") ;;
+dulwich) server=(/usr/bin/python3 "$here/dulwich-server.py") ;;
+front) server=("${NODE:-node}" "$here/front-proxy.mjs") ;;
+esac
 case " $* " in *" --port "*|*" --port="*) ;; *) args+=(--port 0) ;; esac
-if [ "$dulwich" = 0 ]; then
+if [ "$kind" = git ]; then
 	case " $* " in *" --git "*|*" --git="*) ;; *) [ -n "${GIT:-}" ] && args+=(--git "$GIT") ;; esac
 fi
 

@@ -33,7 +33,7 @@ if ! alive "$pid"; then
 	cleanup
 	exit 0
 fi
-if [ -r "/proc/$pid/cmdline" ] && ! tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qE 'git-http-server\.mjs|dulwich-server\.py'; then
+if [ -r "/proc/$pid/cmdline" ] && ! tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qE 'git-http-server\.mjs|dulwich-server\.py|front-proxy\.mjs'; then
 	echo "stop.sh: pid $pid is not a git-http-server (stale $state/pid); not touching it" >&2
 	cleanup
 	exit 0

@@ -1,11 +1,12 @@
 /* Unit tests for the sans-IO parts of the native HTTP client (cli/http/):
- * the no_proxy matcher, the request head writer, and URL parsing where it
- * must agree with the core's wg_url_userinfo(). */
+ * the no_proxy matcher, the request head writer, URL parsing where it
+ * must agree with the core's wg_url_userinfo(), and Retry-After. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "http/proxy.h"
 #include "http/request.h"
+#include "http/retry.h"
 #include "http/url.h"
 #include "test.h"
 #include "util/alloc.h"
@@ -170,6 +171,56 @@ static void clear_proxy_env(void)
 }
 
 /* Which proxy the environment names, as curl reads it. */
+static void test_retry_after(void)
+{
+	/* 1994-11-06 08:49:37 UTC, RFC 9110's example date */
+	const time_t t = 784111777;
+	long ms = -1;
+
+	CHECK(http_status_retryable(429) && http_status_retryable(503));
+	CHECK(!http_status_retryable(500) && !http_status_retryable(200) &&
+	      !http_status_retryable(401));
+	CHECK(http_retry_after_ms("120", t, &ms) && ms == 120000);
+	CHECK(http_retry_after_ms(" 0 ", t, &ms) && ms == 0);
+	/* very long: saturated, never overflowing, and over the bound */
+	CHECK(http_retry_after_ms("99999999999999999999999", t, &ms) && ms > HTTP_MAX_RETRY_WAIT_MS);
+	/* the three date forms, 5 s after t */
+	CHECK(http_retry_after_ms("Sun, 06 Nov 1994 08:49:42 GMT", t, &ms) && ms == 5000);
+	CHECK(http_retry_after_ms("Sunday, 06-Nov-94 08:49:42 GMT", t, &ms) && ms == 5000);
+	CHECK(http_retry_after_ms("Sun Nov  6 08:49:42 1994", t, &ms) && ms == 5000);
+	CHECK(http_retry_after_ms("Sun Nov 16 08:49:37 1994", t, &ms) && ms > HTTP_MAX_RETRY_WAIT_MS);
+	CHECK(http_retry_after_ms("Sun Nov 06 08:49:38 1994", t, &ms) && ms == 1000);
+	/* a leap day and a year boundary */
+	CHECK(http_retry_after_ms("Tue, 29 Feb 2028 00:00:00 GMT", (time_t)1835395200 - 1, &ms) &&
+	      ms == 1000);
+	CHECK(http_retry_after_ms("Fri, 01 Jan 2027 00:00:00 GMT", (time_t)1798761600, &ms) &&
+	      ms == 0);
+	/* in the past: no wait */
+	CHECK(http_retry_after_ms("Sun, 06 Nov 1994 08:00:00 GMT", t, &ms) && ms == 0);
+	/* malformed: no retry */
+	CHECK(!http_retry_after_ms(NULL, t, &ms));
+	CHECK(!http_retry_after_ms("", t, &ms));
+	CHECK(!http_retry_after_ms("soon", t, &ms));
+	CHECK(!http_retry_after_ms("12s", t, &ms));
+	CHECK(!http_retry_after_ms("-1", t, &ms));
+	CHECK(!http_retry_after_ms("Sun, 06 Nov 1994 08:49:42 UTC", t, &ms));
+	CHECK(!http_retry_after_ms("Sun, 06 Foo 1994 08:49:42 GMT", t, &ms));
+	CHECK(!http_retry_after_ms("Sun, 32 Nov 1994 08:49:42 GMT", t, &ms));
+	CHECK(!http_retry_after_ms("Sun, 06 Nov 1994 25:49:42 GMT", t, &ms));
+	CHECK(!http_retry_after_ms("Sun, 06 Nov 1994 08:49:42 GMT junk", t, &ms));
+	CHECK(!http_retry_after_ms("Sun, 06 Nov 1994", t, &ms));
+	/* every prefix of a valid date is refused */
+	{
+		const char *d = "Sun, 06 Nov 1994 08:49:42 GMT";
+		char buf[64];
+		for (size_t n = 1; n < strlen(d); n++) {
+			memcpy(buf, d, n);
+			buf[n] = '\0';
+			CHECK(!http_retry_after_ms(buf, t, &ms));
+		}
+	}
+}
+
 static void test_proxy_env(void)
 {
 	struct http_url http, https;
@@ -234,6 +285,7 @@ static void test_proxy_env(void)
 }
 
 WG_TEST_MAIN("http_parts",
+	     WG_TEST(test_retry_after),
 	     WG_TEST(test_proxy_env),
 	     WG_TEST(test_no_proxy),
 	     WG_TEST(test_request_head),

@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# t40-front-ends: webgit behind the front ends users meet between them and
+# the Git server. tests/server/front-proxy.mjs stands in front of the test
+# server (git http-backend) and, one instance per behaviour:
+#
+#   - gzips every response (and frames bodies by Content-Length);
+#   - drops the Git-Protocol header (the server then speaks v0), or pins it
+#     to version=1 (a server that only speaks protocol v1);
+#   - answers the ref discovery of a moved repository with a redirect, and
+#     404 to anything else at the old place: as git does, the discovery's
+#     new location becomes the repository's URL for every later request,
+#     with git's "warning: redirecting to <url>/" (not with -q), and the
+#     config keeps the URL as given;
+#   - answers the first request of each kind 429 (or 503) with Retry-After:
+#     webgit waits and asks again (git 2.53 gives up: checked too); a wait
+#     over the bound is an error at once and leaves no directory;
+#   - wants Basic credentials for every request (401 until they come);
+#   - ends response bodies by closing the connection (no length, no chunks).
+#
+# Through each: clone (the same refs and objects as git's clone of the
+# server, git fsck --strict), fetch of a new commit, and push (the server
+# wants credentials for it); the front's log shows the behaviour happened.
+
+. "$(dirname "$0")/lib.sh"
+require_webgit
+. "$(dirname "$0")/http_lib.sh"
+
+W=$WEBGIT
+export WEBGIT_HTTP_USER=pusher WEBGIT_HTTP_PASSWORD=secret-40
+
+objects() { "$GIT" -C "$1" rev-list --all --objects | sort; }
+refs() { "$GIT" -C "$1" for-each-ref --format='%(refname) %(objectname)'; }
+
+REPOS=$PWD/repos
+make_repo() {
+	"$GIT" init -q -b main work && (
+		cd work && for i in $(seq 1 12); do
+			seq "$i" 300 >"f$((i % 4))" && printf 'line %s\n' "$i" >>"notes" &&
+				"$GIT" add . && "$GIT" commit -qm "commit $i" || exit
+		done && "$GIT" tag -a -m "v1" v1 HEAD~3 && "$GIT" branch side HEAD~5
+	) && mkdir -p "$REPOS" && "$GIT" clone -q --bare work "$REPOS/r.git" &&
+	"$GIT" -C "$REPOS/r.git" config http.receivepack true
+}
+check "make the served repository" make_repo
+start srv --root "$REPOS" --auth "pusher:secret-40" --log "$PWD/srv.log"
+SRV=$url
+
+# front NAME OPTIONS...: a front proxy for the server, its log in NAME.log;
+# sets $F to its base URL.
+front() {
+	local name=$1
+	shift
+	start "$name" --front --target "$SRV" --log "$PWD/$name.log" "$@"
+	F=$url
+	touch "$PWD/$name.log"
+}
+
+n=0
+# through NAME URL: clone, fetch and push through a front, compared with
+# git's clone of the server itself. Checks are counted for each front alike.
+through() {
+	local name=$1 u=$2 d=w-$1
+	n=$((n + 1))
+	"$GIT" clone -q "$SRV/git/r.git" "g-$name"
+	check "$name: clone" "$W" clone -q "$u" "$d"
+	check_same "$name: git's refs" "refs g-$name" "refs $d"
+	check_same "$name: git's objects" "objects g-$name" "objects $d"
+	check "$name: git fsck --strict" "$GIT" -C "$d" fsck --strict --no-progress
+	check_same "$name: the working tree is git's" "tree_listing g-$name .git" "tree_listing $d .git"
+	# a new commit on the server, fetched
+	local tip new
+	tip=$("$GIT" -C "$REPOS/r.git" rev-parse main)
+	new=$("$GIT" -C "$REPOS/r.git" commit-tree -p "$tip" -m "for $name" "$tip^{tree}")
+	"$GIT" -C "$REPOS/r.git" update-ref "refs/heads/new-$name" "$new"
+	check "$name: fetch" sh -c 'cd "$1" && "$2" fetch -q origin' sh "$d" "$W"
+	check_output "$name: the fetch brought the new branch" "$new" \
+		"$GIT" -C "$d" rev-parse "refs/remotes/origin/new-$name"
+	# push a commit of our own (the server wants credentials for it)
+	local mine
+	mine=$("$GIT" -C "$d" commit-tree -p "$new" -m "pushed through $name" "$new^{tree}")
+	check "$name: push" sh -c 'cd "$1" && "$2" push -q origin "$3:refs/heads/pushed-$4"' \
+		sh "$d" "$W" "$mine" "$name"
+	check_output "$name: the server has the push" "$mine" \
+		"$GIT" -C "$REPOS/r.git" rev-parse "refs/heads/pushed-$name"
+	check "$name: the server's repository is sound" "$GIT" -C "$REPOS/r.git" fsck --strict --no-progress
+}
+
+# --- gzip --------------------------------------------------------------------------
+front gz --gzip --framing length
+through gzip "$F/git/r.git"
+check "gzip: the front gzipped the advertisement" grep -q "^GET /git/r.git/info/refs?service=git-upload-pack 200 [0-9]* 1 " gz.log
+check "gzip: ... and the packs" grep -q "^POST /git/r.git/git-upload-pack 200 [0-9]* 1 " gz.log
+check "gzip: ... and the push report" grep -q "^POST /git/r.git/git-receive-pack 200 [0-9]* 1 " gz.log
+
+# --- a proxy that drops Git-Protocol: protocol v0 --------------------------------------
+front v0 --drop-protocol --record "$PWD/v0rec"
+through drop-protocol "$F/git/r.git"
+check "drop-protocol: the server got no Git-Protocol" \
+	sh -c '! grep -v " -$" v0.log | grep -q .'
+check "drop-protocol: though webgit asked for v2 (the front's record)" \
+	grep -lq "^git-protocol: version=2$" v0rec/0001.req
+check_same "drop-protocol: ls-remote lists what git lists" \
+	"\"\$GIT\" ls-remote '$F/git/r.git'" "\"\$W\" ls-remote '$F/git/r.git'"
+
+# --- a server pinned to protocol v1 --------------------------------------------------------
+front v1 --pin-protocol 1
+through v1 "$F/git/r.git"
+check "v1: every request reached the server as version=1" \
+	sh -c '! grep -v " version=1$" v1.log | grep -q .'
+check_same "v1: ls-remote lists what git lists" \
+	"\"\$GIT\" ls-remote '$F/git/r.git'" "\"\$W\" ls-remote '$F/git/r.git'"
+check_same "v1: ls-remote --symref too" \
+	"\"\$GIT\" ls-remote --symref '$F/git/r.git'" "\"\$W\" ls-remote --symref '$F/git/r.git'"
+check "v1: a shallow clone" "$W" clone -q --depth 2 "$F/git/r.git" v1-shallow
+"$GIT" clone -q --depth 2 "$F/git/r.git" v1-shallow-git
+check_same "v1: ... has git's shallow file" "cat v1-shallow-git/.git/shallow" "cat v1-shallow/.git/shallow"
+
+# --- a moved repository ---------------------------------------------------------------------
+front mv --redirect /git/old.git=/git/r.git
+OLD=$F/git/old.git
+through redirect "$OLD"
+check_output "redirect: the config keeps the URL as given (as git)" "$OLD" \
+	"$GIT" -C w-redirect config remote.origin.url
+check "redirect: later requests went to the new place" grep -q "^POST /git/r.git/git-upload-pack 200" mv.log
+check "redirect: ... and the push's too" grep -q "^POST /git/r.git/git-receive-pack 200" mv.log
+check_same "redirect: clone's stderr is git's (the warning)" \
+	"\"\$GIT\" clone '$OLD' g-mv 2>&1" "\"\$W\" clone '$OLD' w-mv 2>&1 | sed s/w-mv/g-mv/"
+check_output "redirect: ... which is" "warning: redirecting to $F/git/r.git/" \
+	sh -c '"$1" clone "$2" w-mv2 2>&1 | sed -n 2p' sh "$W" "$OLD"
+check_same "redirect: -q says nothing" \
+	"\"\$GIT\" clone -q '$OLD' g-mvq 2>&1" "\"\$W\" clone -q '$OLD' w-mvq 2>&1"
+check_same "redirect: ls-remote's stdout and stderr are git's" \
+	"\"\$GIT\" ls-remote '$OLD' 2>&1" "\"\$W\" ls-remote '$OLD' 2>&1"
+check_same "redirect: fetch's stderr is git's" \
+	"cd g-mv && \"\$GIT\" fetch 2>&1" "cd w-mv && \"\$W\" fetch 2>&1"
+
+# --- rate limits ------------------------------------------------------------------------------
+front rlg --throttle 429 --retry-after 1
+check_fail "429: git 2.53 gives up on a rate limit" "$GIT" clone -q "$F/git/r.git" g-429
+front rl --throttle 429 --retry-after 1
+start_s=$SECONDS
+through 429 "$F/git/r.git"
+check "429: every kind of request was refused once" \
+	test "$(grep -c ' 429 ' rl.log)" -ge 4
+check "429: ... and then answered" grep -q "^POST /git/r.git/git-receive-pack 200" rl.log
+check "429: webgit waited as told (a second each)" test $((SECONDS - start_s)) -ge 4
+
+front rd --throttle 503 --retry-after date+1
+check "503 with an HTTP-date Retry-After: clone" "$W" clone -q "$F/git/r.git" w-503
+"$GIT" clone -q "$SRV/git/r.git" g-503
+check_same "503: git's objects" "objects g-503" "objects w-503"
+
+front rlong --throttle 429 --retry-after 3600
+start_s=$SECONDS
+check_fail "a Retry-After of an hour: the clone fails" "$W" clone -q "$F/git/r.git" w-long
+cp "$LAST_ERR" long.err
+check "... with the status in the message" grep -q "HTTP 429" long.err
+check "... at once (no waiting an hour)" test $((SECONDS - start_s)) -lt 20
+check_fail "... and leaves no directory" test -e w-long
+
+# --- a login wall -------------------------------------------------------------------------------
+front au --auth "pusher:secret-40"
+through auth "$F/git/r.git"
+check "auth: the front refused requests without credentials" grep -q " 401 " au.log
+unset WEBGIT_HTTP_USER WEBGIT_HTTP_PASSWORD
+check_fail "auth: without credentials the clone fails" "$W" clone -q "$F/git/r.git" w-noauth
+cp "$LAST_ERR" noauth.err
+check "... saying what to do" grep -q "authentication required for .*WEBGIT_HTTP_USER" noauth.err
+check_fail "... and leaves no directory" test -e w-noauth
+export WEBGIT_HTTP_USER=pusher WEBGIT_HTTP_PASSWORD=secret-40
+check "auth: the password is in no file of the clones" \
+	sh -c '! grep -rqF "secret-40" w-auth w-gzip w-redirect'
+
+# --- bodies that end with the connection ------------------------------------------------------------
+front cl --framing close
+through close "$F/git/r.git"
+
+check "every front was exercised" test "$n" -eq 7
+
