@@ -166,6 +166,7 @@ int cmd_clone(int argc, char **argv)
 	o.defer_publish = checkout && !o.bare && !o.mirror;
 	o.progress = cli_remote_progress;
 	o.progress_payload = &progress;
+	o.quiet = progress.quiet;
 	/* git says these unless -q, terminal or not */
 	if (!progress.silent)
 		fprintf(stderr, "Cloning into %s'%s'...\n", o.bare || o.mirror ? "bare repository " : "",

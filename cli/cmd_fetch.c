@@ -97,6 +97,7 @@ int cmd_fetch(int argc, char **argv)
 	o.reflog_action = wg_buf_cstr(&action);
 	o.progress = cli_remote_progress;
 	o.progress_payload = &progress;
+	o.quiet = progress.quiet;
 	if (wg_remote_fetch_new(&op, repo, remote, &o) ||
 	    cli_remote_run(op, (url = wg_remote_fetch_url(op)))) {
 		rc = cli_fatal_core();

@@ -120,6 +120,7 @@ int cmd_push(int argc, char **argv)
 		return rc;
 	o.progress = cli_remote_progress;
 	o.progress_payload = &progress;
+	o.quiet = progress.quiet;
 	if (wg_remote_push_new(&op, repo, argv[i], specs, nspecs, &o) ||
 	    cli_remote_run(op, wg_remote_push_url(op))) {
 		rc = cli_fatal_core();

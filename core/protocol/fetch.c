@@ -417,7 +417,8 @@ struct v0_plan {
 	bool thin_pack, ofs_delta, include_tag, no_progress;
 	bool shallow;      /* the shallow capability (shallow lines or a deepen) */
 	bool deepen;       /* a deepen was sent: a shallow list comes back */
-	bool agent, object_format;
+	bool agent;
+	bool deepen_since, deepen_not;   /* the server has them */
 };
 
 static int need_v0_cap(const struct wg_caps *server, const char *cap, const char *why)
@@ -467,7 +468,8 @@ static int plan_v0(struct v0_plan *p, const struct wg_caps *server,
 	if (args->filter && (err = need_v0_cap(server, "filter", "filters (partial clone)")))
 		return err;
 	p->agent = wg_caps_has(server, "agent");
-	p->object_format = wg_caps_has(server, "object-format");
+	p->deepen_since = wg_caps_has(server, "deepen-since");
+	p->deepen_not = wg_caps_has(server, "deepen-not");
 	return 0;
 }
 
@@ -480,33 +482,33 @@ int wg_fetch_request_v0(struct wg_buf *out, const struct wg_caps *server,
 	size_t start = out->len;
 	int err;
 	TRY(plan_v0(&p, server, args, &filter));
+	/* git 2.53's capabilities, in its order (fetch-pack.c): a server may
+	 * read them as git sends them. git names deepen-since and deepen-not
+	 * whenever the server has them, used or not; it sends neither
+	 * "shallow" nor "object-format" (the advertisement settled that). */
 	if (p.multi_ack_detailed)
 		TRY(wg_buf_adds(&caps, " multi_ack_detailed"));
 	if (p.no_done)
 		TRY(wg_buf_adds(&caps, " no-done"));
 	TRY(wg_buf_adds(&caps, p.sideband == WG_SIDEBAND_64K ? " side-band-64k" : " side-band"));
-	if (p.thin_pack)
-		TRY(wg_buf_adds(&caps, " thin-pack"));
-	if (p.ofs_delta)
-		TRY(wg_buf_adds(&caps, " ofs-delta"));
-	if (p.include_tag)
-		TRY(wg_buf_adds(&caps, " include-tag"));
-	if (p.no_progress)
-		TRY(wg_buf_adds(&caps, " no-progress"));
-	if (p.shallow)
-		TRY(wg_buf_adds(&caps, " shallow"));
 	if (args->deepen_relative)
 		TRY(wg_buf_adds(&caps, " deepen-relative"));
-	if (args->deepen_since)
+	if (p.thin_pack)
+		TRY(wg_buf_adds(&caps, " thin-pack"));
+	if (p.no_progress)
+		TRY(wg_buf_adds(&caps, " no-progress"));
+	if (p.include_tag)
+		TRY(wg_buf_adds(&caps, " include-tag"));
+	if (p.ofs_delta)
+		TRY(wg_buf_adds(&caps, " ofs-delta"));
+	if (p.deepen_since)
 		TRY(wg_buf_adds(&caps, " deepen-since"));
-	if (args->ndeepen_not)
+	if (p.deepen_not)
 		TRY(wg_buf_adds(&caps, " deepen-not"));
-	if (args->filter)
-		TRY(wg_buf_adds(&caps, " filter"));
 	if (p.agent)
 		TRY(wg_buf_printf(&caps, " agent=%s", agent_of(args)));
-	if (p.object_format)
-		TRY(wg_buf_printf(&caps, " object-format=%s", args->algo->name));
+	if (args->filter)
+		TRY(wg_buf_adds(&caps, " filter"));
 
 	TRY(wg_pkt_printf(out, "want %s%s\n", wg_oid_to_hex(&args->wants[0], hex),
 			  wg_buf_cstr(&caps)));

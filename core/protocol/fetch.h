@@ -97,11 +97,12 @@ int wg_fetch_request_v2(struct wg_buf *out, const struct wg_caps *server,
  * common ones of earlier rounds included). `server` is the v0/v1
  * capability list from the ref advertisement (required).
  *
- * The first want carries, in this order and only when advertised:
- * multi_ack_detailed, no-done (with args->done), side-band-64k (else
- * side-band), thin-pack, ofs-delta, include-tag, no-progress, shallow
- * (when shallows or a deepen are sent), deepen-relative, deepen-since,
- * deepen-not, filter, agent=…, object-format=…. The body ends with the
+ * The first want carries what git 2.53 sends, in its order and only when
+ * advertised: multi_ack_detailed, no-done (with args->done), side-band-64k
+ * (else side-band), deepen-relative, thin-pack, no-progress, include-tag,
+ * ofs-delta, deepen-since and deepen-not (whenever advertised, used or
+ * not, as git), agent=…, filter; never "shallow" or "object-format" (git
+ * sends neither: the advertisement settles both). The body ends with the
  * haves and "done", or the haves and a flush for a negotiation round.
  * Errors as for v2: shallows/depth need "shallow", deepen-since
  * "deepen-since", deepen-not "deepen-not", deepen-relative

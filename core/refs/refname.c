@@ -76,6 +76,10 @@ bool wg_refname_is_valid(const char *name, unsigned flags)
 	return true;
 }
 
+const char *const wg_ref_dwim_rules[WG_REF_DWIM_RULES] = {
+	"%s", "refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s", "refs/remotes/%s/HEAD",
+};
+
 int wg_refname_shorten(struct wg_buf *out, const char *name)
 {
 	static const char *const prefixes[] = { "refs/heads/", "refs/tags/", "refs/remotes/",

@@ -27,4 +27,9 @@ int wg_refname_short_is_valid(const char *dir, const char *name);
  * without the ambiguity check that matters only for odd names). */
 int wg_refname_shorten(struct wg_buf *out, const char *name);
 
+/* git's rules for what a short name means (ref_rev_parse_rules), in its
+ * order: printf formats with one %s, tried first to last. */
+#define WG_REF_DWIM_RULES 6
+extern const char *const wg_ref_dwim_rules[WG_REF_DWIM_RULES];
+
 #endif

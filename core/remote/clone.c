@@ -6,6 +6,7 @@
 
 #include "odb/link_check.h"
 #include "refs/refdb.h"
+#include "refs/refname.h"
 #include "remote/operation_internal.h"
 #include "remote/pack_receiver.h"
 #include "repo/repo.h"
@@ -45,6 +46,9 @@ struct clone {
 	struct wg_oid *shallows;
 	size_t nshallows, shallow_alloc;
 	char since[32];               /* deepen-since as seconds */
+	/* the ls-refs ref-prefix values (clone_prefixes) */
+	char *prefixes[3 + WG_REF_DWIM_RULES];
+	size_t nprefixes;
 };
 
 #define CL(op) ((struct clone *)(op))
@@ -414,8 +418,10 @@ static int fetch_request(struct clone *c)
 	 * base it did not send stays an error (no fix_thin below). */
 	args.thin_pack = true;
 	args.ofs_delta = true;
-	args.include_tag = !c->opts.mirror;
-	args.no_progress = !c->base.progress;
+	/* as git: a clone of every branch wants every tag anyway; one of a
+	 * single branch follows the tags into its history */
+	args.include_tag = c->opts.single_branch && !c->opts.mirror;
+	args.no_progress = !c->base.progress || c->base.quiet;
 	args.depth = c->opts.depth;
 	args.filter = c->filter;
 	if (c->opts.shallow_since) {
@@ -545,6 +551,8 @@ static void clone_free(struct wg_remote_op *op)
 			wg_fs_mkdir_p(c->path);
 	}
 	wg_discovery_release(&c->d);
+	for (size_t i = 0; i < c->nprefixes; i++)
+		wg_free(c->prefixes[i]);
 	wg_free(c->url);
 	wg_free(c->path);
 	wg_free(c->branch);
@@ -562,6 +570,36 @@ static void clone_free(struct wg_remote_op *op)
 static const struct wg_remote_op_vtable clone_vtable = {
 	clone_next, clone_begin, clone_feed, clone_end, clone_free,
 };
+
+/* The ls-refs ref-prefix values, as git's clone makes them
+ * (builtin/clone.c): its fetch refspec's (refs/heads/, or refs/ for a
+ * mirror), refs/tags/, -b's name every way git's rules spell it, and
+ * HEAD unless -b names the one branch wanted. A v0 server sends all refs
+ * whatever is asked. */
+static int clone_prefixes(struct clone *c)
+{
+	struct wg_buf p = WG_BUF_INIT;
+	const char *fixed[] = { c->opts.mirror ? "refs/" : "refs/heads/", "refs/tags/" };
+
+	for (size_t i = 0; i < 2; i++)
+		if (!(c->prefixes[c->nprefixes++] = wg_strdup(fixed[i])))
+			return nomem();
+	for (size_t i = 0; c->branch && i < WG_REF_DWIM_RULES; i++) {
+		wg_buf_reset(&p);
+		if (wg_buf_printf(&p, wg_ref_dwim_rules[i], c->branch) ||
+		    !(c->prefixes[c->nprefixes++] = wg_strdup(wg_buf_cstr(&p)))) {
+			wg_buf_release(&p);
+			return nomem();
+		}
+	}
+	wg_buf_release(&p);
+	if (!(c->branch && c->opts.single_branch) &&
+	    !(c->prefixes[c->nprefixes++] = wg_strdup("HEAD")))
+		return nomem();
+	c->d.prefixes = (const char *const *)c->prefixes;
+	c->d.nprefixes = c->nprefixes;
+	return 0;
+}
 
 int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
 		 const struct wg_clone_options *opts)
@@ -581,6 +619,7 @@ int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
 	c->opts = *opts;
 	c->base.progress = opts->progress;
 	c->base.progress_payload = opts->progress_payload;
+	c->base.quiet = opts->quiet;
 	/* config and reflogs get the URL without credentials */
 	if (!(c->url = wg_url_redact_dup(url)) || !(c->path = wg_strdup(path)) ||
 	    (opts->branch && !(c->branch = wg_strdup(opts->branch))) ||
@@ -606,7 +645,7 @@ int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
 	c->opts.filter = c->filter;
 	c->opts.ref_format = c->ref_format;
 	if ((err = wg_discovery_init(&c->d, url, NULL)) ||
-	    (err = wg_remote_op_set_credentials(&c->base, url))) {
+	    (err = wg_remote_op_set_credentials(&c->base, url)) || (err = clone_prefixes(c))) {
 		clone_free(&c->base);
 		return err;
 	}

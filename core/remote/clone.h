@@ -41,9 +41,13 @@ struct wg_clone_options {
 	/* Leave the new repository unpublished when the operation completes
 	 * (util/staged_dir.h): the caller checks out, then publishes. */
 	bool defer_publish;
+	/* No progress from the server (git's -q, or no terminal): asks for
+	 * no-progress (fetch) or quiet (push), as git does. Without a
+	 * progress callback the server is asked for none either way. */
+	bool quiet;
 };
 #define WG_CLONE_OPTIONS_INIT { 1, false, false, NULL, false, 0, NULL, NULL, 0, NULL, NULL, \
-				NULL, NULL, NULL, 0, false }
+				NULL, NULL, NULL, 0, false, false }
 
 int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
 		 const struct wg_clone_options *opts);

@@ -11,7 +11,8 @@
 
 static const char *const info_refs_headers[] = {
 	"Git-Protocol: version=2",
-	"Accept: application/x-git-upload-pack-advertisement",
+	/* what git (curl) sends; a server answers by the service asked for */
+	"Accept: */*",
 };
 
 int wg_discovery_init(struct wg_discovery *d, const char *url,
@@ -48,7 +49,7 @@ int wg_discovery_init_push(struct wg_discovery *d, const char *url,
 }
 
 static const char *const receive_pack_headers[] = {
-	"Accept: application/x-git-receive-pack-advertisement",
+	"Accept: */*",
 };
 
 void wg_discovery_release(struct wg_discovery *d)

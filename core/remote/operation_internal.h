@@ -33,6 +33,7 @@ struct wg_remote_op {
 	const char *headers[WG_REMOTE_MAX_HEADERS];
 	wg_remote_progress_fn progress;
 	void *progress_payload;
+	bool quiet;                    /* the caller shows no progress (options' quiet) */
 	bool has_limits;               /* wg_remote_op_set_limits() was called */
 	struct wg_limits limits;
 	/* Credentials from the URL's user information: the header sent with

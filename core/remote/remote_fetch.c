@@ -6,6 +6,7 @@
 
 #include "odb/reachable.h"
 #include "refs/refdb.h"
+#include "refs/refname.h"
 #include "remote/negotiator.h"
 #include "remote/promisor_fetch.h"
 #include "remote/operation_internal.h"
@@ -136,11 +137,6 @@ static int cmp_oid(const void *a, const void *b)
 		      sizeof(((const struct wg_oid *)a)->hash));
 }
 
-/* git's ref_rev_parse_rules: how "main" names a remote ref. */
-static const char *const dwim_rules[] = {
-	"%s", "refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s", "refs/remotes/%s/HEAD",
-};
-
 /* A non-pattern refspec names the first remote ref the rules find; one
  * given on the command line that names nothing is an error, as in git. */
 static int resolve_specs(struct rfetch *f)
@@ -155,9 +151,9 @@ static int resolve_specs(struct rfetch *f)
 		const struct wg_remote_ref *r = NULL;
 		if (f->specs[j].pattern)
 			continue;
-		for (size_t k = 0; k < sizeof(dwim_rules) / sizeof(*dwim_rules) && !r; k++) {
+		for (size_t k = 0; k < WG_REF_DWIM_RULES && !r; k++) {
 			wg_buf_reset(&name);
-			if (wg_buf_printf(&name, dwim_rules[k], f->specs[j].src)) {
+			if (wg_buf_printf(&name, wg_ref_dwim_rules[k], f->specs[j].src)) {
 				err = nomem();
 				break;
 			}
@@ -187,34 +183,41 @@ static int local_dst(const char *dst, struct wg_buf *out)
 	return wg_buf_printf(out, "refs/heads/%s", dst);
 }
 
+/* The branch "git pull" would merge, branch.<current>.merge, when the
+ * current branch's remote is the one fetched without refspecs given; NULL
+ * otherwise. The string is the config's. */
+static const char *branch_merge(struct rfetch *f)
+{
+	const char *merge = NULL;
+	struct wg_ref head;
+
+	if (!f->remote || f->cmdline || wg_refdb_read(&head, wg_repo_refdb(f->repo), "HEAD")) {
+		wg_error_clear();
+		return NULL;
+	}
+	if (head.symbolic && !strncmp(head.target, "refs/heads/", 11)) {
+		struct wg_buf k = WG_BUF_INIT;
+		const char *rem = NULL;
+		if (!wg_buf_printf(&k, "branch.%s.remote", head.target + 11) &&
+		    !wg_repo_config_get(f->repo, wg_buf_cstr(&k), &rem) && !strcmp(rem, f->remote)) {
+			wg_buf_reset(&k);
+			if (!wg_buf_printf(&k, "branch.%s.merge", head.target + 11))
+				wg_repo_config_get(f->repo, wg_buf_cstr(&k), &merge);
+		}
+		wg_buf_release(&k);
+	}
+	wg_ref_release(&head);
+	wg_error_clear();
+	return merge;
+}
+
 static int plan(struct rfetch *f)
 {
 	const struct wg_remote_ref_list *refs = f->d.refs;
 	struct wg_buf local = WG_BUF_INIT;
-	const char *merge = NULL;
+	const char *merge = branch_merge(f);
 	int err = 0;
 
-	/* The branch "git pull" would merge: branch.<current>.merge. */
-	{
-		struct wg_ref head;
-		if (!wg_refdb_read(&head, wg_repo_refdb(f->repo), "HEAD")) {
-			if (head.symbolic && !strncmp(head.target, "refs/heads/", 11)) {
-				struct wg_buf k = WG_BUF_INIT;
-				const char *rem = NULL;
-				if (f->remote && !f->cmdline &&
-				    !wg_buf_printf(&k, "branch.%s.remote", head.target + 11) &&
-				    !wg_repo_config_get(f->repo, wg_buf_cstr(&k), &rem) &&
-				    !strcmp(rem, f->remote)) {
-					wg_buf_reset(&k);
-					if (!wg_buf_printf(&k, "branch.%s.merge", head.target + 11))
-						wg_repo_config_get(f->repo, wg_buf_cstr(&k), &merge);
-				}
-				wg_buf_release(&k);
-			}
-			wg_ref_release(&head);
-		}
-		wg_error_clear();
-	}
 	if ((err = resolve_specs(f)))
 		return err;
 	for (size_t i = 0; i < refs->nr && !err; i++) {
@@ -400,7 +403,7 @@ static int send_request(struct rfetch *f, struct wg_pack_receiver *rcv,
 	args->algo = f->d.algo;
 	args->thin_pack = true;
 	args->ofs_delta = true;
-	args->no_progress = !f->base.progress;
+	args->no_progress = !f->base.progress || f->base.quiet;
 	args->shallows = f->shallows;
 	args->nshallows = f->nshallows;
 	f->cur = rcv;
@@ -417,7 +420,10 @@ static int fetch_request(struct rfetch *f)
 	 * "done" (multi-round negotiation needs the v2 exchange). */
 	if ((err = next_haves(f, v2 ? f->batch : MAX_IN_VAIN)))
 		return err;
-	f->done_sent = !v2 || f->exhausted || f->in_vain >= MAX_IN_VAIN;
+	/* as git: "done" once a round adds no new "have" (the common ones
+	 * are repeated in every stateless round; a server that is ready
+	 * sends the pack before that) */
+	f->done_sent = !v2 || f->nhaves == f->ncommon || f->in_vain >= MAX_IN_VAIN;
 	args.wants = f->wants;
 	args.nwants = f->nwants;
 	args.haves = f->haves;
@@ -940,20 +946,26 @@ static int add_spec(const char *value, void *payload)
 	return 0;
 }
 
-static int add_prefixes(struct rfetch *f)
+/* The ls-refs ref-prefix values, as git's fetch makes them
+ * (builtin/fetch.c): the refspecs' (a pattern's fixed part, a name every
+ * way the rules spell it), else the remote's, with the branch "git pull"
+ * would merge, or HEAD when that is all; refs/tags/ unless tags are off;
+ * HEAD again when the remote's HEAD is followed (remote.<name>.fetch set
+ * and followRemoteHEAD not "never"). */
+static int add_prefixes(struct rfetch *f, bool tags, bool follow_head)
 {
 	struct wg_buf p = WG_BUF_INIT;
+	const size_t nrules = WG_REF_DWIM_RULES;
+	const char *merge = branch_merge(f);
 
-	const size_t nrules = sizeof(dwim_rules) / sizeof(*dwim_rules);
-
-	if (!(f->prefixes = wg_calloc(f->nspecs * nrules + 1, sizeof(char *))))
+	if (!(f->prefixes = wg_calloc(f->nspecs * nrules + 4, sizeof(char *))))
 		return nomem();
-	for (size_t i = 0; i < f->nspecs; i++) {
+	for (size_t i = 0; i < f->nspecs && !f->default_head; i++) {
 		/* a pattern's fixed part; a name, every way the rules spell it */
 		for (size_t k = 0; k < (f->specs[i].pattern ? 1 : nrules); k++) {
 			wg_buf_reset(&p);
 			if ((f->specs[i].pattern ? !wg_refspec_prefix(&f->specs[i], &p) :
-			     wg_buf_printf(&p, dwim_rules[k], f->specs[i].src) != 0) ||
+			     wg_buf_printf(&p, wg_ref_dwim_rules[k], f->specs[i].src) != 0) ||
 			    !(f->prefixes[f->nprefixes++] = wg_strdup(wg_buf_cstr(&p)))) {
 				wg_buf_release(&p);
 				return nomem();
@@ -961,7 +973,10 @@ static int add_prefixes(struct rfetch *f)
 		}
 	}
 	wg_buf_release(&p);
-	if (f->autotags && !(f->prefixes[f->nprefixes++] = wg_strdup("refs/tags/")))
+	if ((merge && !(f->prefixes[f->nprefixes++] = wg_strdup(merge))) ||
+	    (!f->nprefixes && !(f->prefixes[f->nprefixes++] = wg_strdup("HEAD"))) ||
+	    (tags && !(f->prefixes[f->nprefixes++] = wg_strdup("refs/tags/"))) ||
+	    (follow_head && !(f->prefixes[f->nprefixes++] = wg_strdup("HEAD"))))
 		return nomem();
 	f->d.prefixes = (const char *const *)f->prefixes;
 	f->d.nprefixes = f->nprefixes;
@@ -976,6 +991,7 @@ int wg_remote_fetch_new(struct wg_remote_op **out, struct wg_repo *repo, const c
 	struct wg_buf key = WG_BUF_INIT;
 	struct spec_list sl;
 	const char *url = NULL;
+	bool tags = !(opts ? opts : &defaults)->no_tags, follow_head = false;
 	int err;
 
 	if (!opts)
@@ -987,6 +1003,7 @@ int wg_remote_fetch_new(struct wg_remote_op **out, struct wg_repo *repo, const c
 	f->opts = *opts;
 	f->base.progress = opts->progress;
 	f->base.progress_payload = opts->progress_payload;
+	f->base.quiet = opts->quiet;
 	sl.f = f;
 	sl.err = 0;
 	f->cmdline = opts->nrefspecs != 0;
@@ -1050,12 +1067,25 @@ int wg_remote_fetch_new(struct wg_remote_op **out, struct wg_repo *repo, const c
 		if (wg_config_get_string(wg_repo_config(repo), wg_buf_cstr(&key), &tagopt))
 			wg_error_clear();
 		else if (tagopt && !strcmp(tagopt, "--no-tags"))
-			f->autotags = false;
+			f->autotags = tags = false;
+		/* git keeps refs/remotes/<name>/HEAD with the remote's unless
+		 * remote.<name>.followRemoteHEAD is "never": it asks for HEAD */
+		if (!f->cmdline && !f->default_head) {
+			const char *follow = NULL;
+			wg_buf_reset(&key);
+			if (wg_buf_printf(&key, "remote.%s.followremotehead", remote)) {
+				err = nomem();
+				goto fail;
+			}
+			if (wg_config_get_string(wg_repo_config(repo), wg_buf_cstr(&key), &follow))
+				wg_error_clear();
+			follow_head = !follow || strcmp(follow, "never");
+		}
 	}
 	if (opts->no_tags)
 		f->autotags = false;
 	if ((err = sl.err) || (err = wg_discovery_init(&f->d, f->url, wg_repo_algo(repo))) ||
-	    (err = add_prefixes(f)))
+	    (err = add_prefixes(f, tags, follow_head)))
 		goto fail;
 	wg_buf_release(&key);
 	*out = &f->base;

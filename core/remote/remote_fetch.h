@@ -24,8 +24,12 @@ struct wg_remote_fetch_options {
 	const char *reflog_action;
 	wg_remote_progress_fn progress;
 	void *progress_payload;
+	/* No progress from the server (git's -q, or no terminal): asks for
+	 * no-progress (fetch) or quiet (push), as git does. Without a
+	 * progress callback the server is asked for none either way. */
+	bool quiet;
 };
-#define WG_REMOTE_FETCH_OPTIONS_INIT { 1, NULL, 0, false, false, NULL, NULL, NULL }
+#define WG_REMOTE_FETCH_OPTIONS_INIT { 1, NULL, 0, false, false, NULL, NULL, NULL, false }
 
 /* `remote` is a configured remote's name ("origin"); the repository must
  * stay open while the operation lives. */

@@ -247,7 +247,7 @@ static int push_request(struct rpush *p)
 	p->args.atomic = p->opts.atomic;
 	p->args.push_options = p->opts.push_options;
 	p->args.npush_options = p->opts.npush_options;
-	p->args.quiet = !p->base.progress;
+	p->args.quiet = !p->base.progress || p->base.quiet;
 	wg_buf_reset(&p->base.body);
 	if ((err = wg_push_request(&p->base.body, p->d.caps, &p->args)) ||
 	    (wg_push_needs_pack(&p->args) && (err = write_pack(p))) ||
@@ -436,6 +436,7 @@ int wg_remote_push_new(struct wg_remote_op **out, struct wg_repo *repo, const ch
 	p->opts = *opts;
 	p->base.progress = opts->progress;
 	p->base.progress_payload = opts->progress_payload;
+	p->base.quiet = opts->quiet;
 	if ((!wg_remote_is_url(remote) &&
 	     (!(p->remote = wg_strdup(remote)) || wg_buf_printf(&key, "remote.%s.url", remote))) ||
 	    !(p->specs = wg_calloc(nrefspecs, sizeof(char *)))) {

@@ -20,8 +20,12 @@ struct wg_remote_push_options {
 	size_t npush_options;
 	wg_remote_progress_fn progress;
 	void *progress_payload;
+	/* No progress from the server (git's -q, or no terminal): asks for
+	 * no-progress (fetch) or quiet (push), as git does. Without a
+	 * progress callback the server is asked for none either way. */
+	bool quiet;
 };
-#define WG_REMOTE_PUSH_OPTIONS_INIT { 1, false, false, NULL, 0, NULL, NULL }
+#define WG_REMOTE_PUSH_OPTIONS_INIT { 1, false, false, NULL, 0, NULL, NULL, false }
 
 /* `remote`: a configured remote's name; refspecs "[+]<src>[:<dst>]" where
  * <src> is a ref or branch name (or empty, to delete <dst>). */

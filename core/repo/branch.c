@@ -70,12 +70,11 @@ static int write_config(struct wg_repo *repo)
  * names an existing ref; `full` stays empty for anything else. */
 static int dwim_ref(struct wg_buf *full, struct wg_repo *repo, const char *name)
 {
-	static const char *const rules[] = { "%s", "refs/%s", "refs/tags/%s", "refs/heads/%s",
-		"refs/remotes/%s", "refs/remotes/%s/HEAD" };
+	const char *const *rules = wg_ref_dwim_rules;
 	struct wg_oid oid;
 	char *resolved = NULL;
 	wg_buf_reset(full);
-	for (size_t i = 0; i < sizeof(rules) / sizeof(*rules); i++) {
+	for (size_t i = 0; i < WG_REF_DWIM_RULES; i++) {
 		int err;
 		wg_buf_reset(full);
 		if (wg_buf_printf(full, rules[i], name))

@@ -5,13 +5,13 @@
 
 #include "repo/revparse.h"
 #include "util/alloc.h"
+#include "refs/refname.h"
 #include "util/error.h"
 
 int wg_detached_head_label(struct wg_buf *name, struct wg_oid *oid, bool *at,
 			   struct wg_repo *repo, const struct wg_oid *head)
 {
-	static const char *const rules[] = { "%s", "refs/%s", "refs/tags/%s", "refs/heads/%s",
-		"refs/remotes/%s", "refs/remotes/%s/HEAD" };
+	const char *const *rules = wg_ref_dwim_rules;
 	struct wg_reflog_iter *it;
 	const struct wg_reflog_entry *e;
 	struct wg_buf full = WG_BUF_INIT, match = WG_BUF_INIT;
@@ -39,7 +39,7 @@ int wg_detached_head_label(struct wg_buf *name, struct wg_oid *oid, bool *at,
 	wg_error_clear();
 	if (!to)
 		return 0;
-	for (size_t i = 0; i < sizeof(rules) / sizeof(*rules); i++) {
+	for (size_t i = 0; i < WG_REF_DWIM_RULES; i++) {
 		wg_buf_reset(&full);
 		if (wg_buf_printf(&full, rules[i], to) || !wg_refdb_name_is_valid(wg_buf_cstr(&full)) ||
 		    wg_refdb_resolve(&cur, NULL, wg_repo_refdb(repo), wg_buf_cstr(&full), 0))

@@ -54,14 +54,13 @@ static int unique_remote_branch(struct wg_buf *out, struct wg_repo *repo, const 
 /* git switch's refusal of a non-branch, naming what the target is. */
 static int not_a_branch(struct wg_repo *repo, const char *name)
 {
-	static const char *const rules[] = { "%s", "refs/%s", "refs/tags/%s", "refs/heads/%s",
-		"refs/remotes/%s", "refs/remotes/%s/HEAD" };
+	const char *const *rules = wg_ref_dwim_rules;
 	struct wg_buf full = WG_BUF_INIT;
 	struct wg_oid ignored;
 	const char *ref = NULL;
 	int err;
 
-	for (size_t i = 0; i < sizeof(rules) / sizeof(*rules) && !ref; i++) {
+	for (size_t i = 0; i < WG_REF_DWIM_RULES && !ref; i++) {
 		wg_buf_reset(&full);
 		if (!wg_buf_printf(&full, rules[i], name) &&
 		    wg_refdb_name_is_valid(wg_buf_cstr(&full)) &&

@@ -424,8 +424,11 @@ static void test_request_v0(void)
 	args.include_tag = true;
 	args.no_progress = true;
 	CHECK_OK(wg_fetch_request_v0(&out, caps, &args));
-	want_pkt(&want, "want %s multi_ack_detailed no-done side-band-64k thin-pack ofs-delta "
-		 "include-tag no-progress agent=webgit/0.1 object-format=sha1\n", fx_hexid(h, 'a'));
+	/* git's order; deepen-since and deepen-not whenever the server has
+	 * them (as git); no "shallow", no "object-format" (git sends
+	 * neither in v0) */
+	want_pkt(&want, "want %s multi_ack_detailed no-done side-band-64k thin-pack no-progress "
+		 "include-tag ofs-delta deepen-since deepen-not agent=webgit/0.1\n", fx_hexid(h, 'a'));
 	want_pkt(&want, "want %s\n", fx_hexid(h, 'b'));
 	want_pkt(&want, "want %s\n", fx_hexid(h, 'c'));
 	wg_buf_adds(&want, "0000");
@@ -441,8 +444,8 @@ static void test_request_v0(void)
 	wg_buf_reset(&out);
 	CHECK_OK(wg_fetch_request_v0(&out, caps, &args));
 	wg_buf_reset(&want);
-	want_pkt(&want, "want %s multi_ack_detailed side-band-64k ofs-delta agent=webgit/0.1 "
-		 "object-format=sha1\n", fx_hexid(h, 'a'));
+	want_pkt(&want, "want %s multi_ack_detailed side-band-64k ofs-delta deepen-since "
+		 "deepen-not agent=webgit/0.1\n", fx_hexid(h, 'a'));
 	wg_buf_adds(&want, "0000");
 	want_pkt(&want, "have %s\n", fx_hexid(h, 'd'));
 	want_pkt(&want, "have %s\n", fx_hexid(h, 'e'));
@@ -455,7 +458,7 @@ static void test_request_v0(void)
 	CHECK_OK(wg_fetch_request_v0(&out, caps, &args));
 	wg_buf_reset(&want);
 	want_pkt(&want, "want %s multi_ack_detailed no-done side-band-64k ofs-delta "
-		 "agent=webgit/0.1 object-format=sha1\n", fx_hexid(h, 'a'));
+		 "deepen-since deepen-not agent=webgit/0.1\n", fx_hexid(h, 'a'));
 	wg_buf_adds(&want, "0000");
 	want_pkt(&want, "have %s\n", fx_hexid(h, 'd'));
 	want_pkt(&want, "have %s\n", fx_hexid(h, 'e'));
@@ -471,8 +474,8 @@ static void test_request_v0(void)
 	wg_buf_reset(&out);
 	CHECK_OK(wg_fetch_request_v0(&out, caps, &args));
 	wg_buf_reset(&want);
-	want_pkt(&want, "want %s multi_ack_detailed no-done side-band-64k ofs-delta shallow "
-		 "filter agent=webgit/0.1 object-format=sha1\n", fx_hexid(h, 'a'));
+	want_pkt(&want, "want %s multi_ack_detailed no-done side-band-64k ofs-delta "
+		 "deepen-since deepen-not agent=webgit/0.1 filter\n", fx_hexid(h, 'a'));
 	want_pkt(&want, "shallow %s\n", fx_hexid(h, 'f'));
 	want_pkt(&want, "shallow %s\n", fx_hexid(h, '9'));
 	want_pkt(&want, "deepen 1\n");
@@ -490,8 +493,8 @@ static void test_request_v0(void)
 	wg_buf_reset(&out);
 	CHECK_OK(wg_fetch_request_v0(&out, caps, &args));
 	wg_buf_reset(&want);
-	want_pkt(&want, "want %s multi_ack_detailed no-done side-band-64k ofs-delta shallow "
-		 "deepen-relative agent=webgit/0.1 object-format=sha1\n", fx_hexid(h, 'a'));
+	want_pkt(&want, "want %s multi_ack_detailed no-done side-band-64k deepen-relative "
+		 "ofs-delta deepen-since deepen-not agent=webgit/0.1\n", fx_hexid(h, 'a'));
 	want_pkt(&want, "deepen 2\n");
 	wg_buf_adds(&want, "0000");
 	want_pkt(&want, "done\n");
@@ -504,8 +507,8 @@ static void test_request_v0(void)
 	wg_buf_reset(&out);
 	CHECK_OK(wg_fetch_request_v0(&out, caps, &args));
 	wg_buf_reset(&want);
-	want_pkt(&want, "want %s multi_ack_detailed no-done side-band-64k ofs-delta shallow "
-		 "deepen-since deepen-not agent=webgit/0.1 object-format=sha1\n", fx_hexid(h, 'a'));
+	want_pkt(&want, "want %s multi_ack_detailed no-done side-band-64k ofs-delta "
+		 "deepen-since deepen-not agent=webgit/0.1\n", fx_hexid(h, 'a'));
 	want_pkt(&want, "deepen-since 1700000000\n");
 	want_pkt(&want, "deepen-not refs/heads/old\n");
 	wg_buf_adds(&want, "0000");
