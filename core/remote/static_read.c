@@ -151,7 +151,8 @@ struct static_read {
 	struct wg_buf obj;
 	/* a loose object streams through zlib too */
 	z_stream lz;
-	bool lz_live;
+	bool lz_live, lz_done;
+	uint64_t lz_in;
 
 	struct wg_buf blob;
 	struct wg_oid blob_oid;
@@ -597,7 +598,7 @@ static int entry_header(struct static_read *sr)
 			return 0;
 		/* strictly backwards: an OFS_DELTA chain cannot loop */
 		if (!rel || rel > sr->entry_off)
-			return entry_corrupt(sr, "has its delta base outside the pack's start");
+			return entry_corrupt(sr, "has a delta base offset that is not before it");
 		e->base_off = sr->entry_off - rel;
 		e->hdrlen = (size_t)n + (size_t)m;
 	} else if (e->type == WG_OBJ_REF_DELTA) {
@@ -768,8 +769,8 @@ static int step_loose(struct static_read *sr)
 		return oom();
 	sr->lz_live = true;
 	wg_buf_reset(&sr->obj);
-	sr->e.done = false;
-	sr->e.in_total = 0;
+	sr->lz_done = false;
+	sr->lz_in = 0;
 	if ((err = request(sr, F_LOOSE, 0, 0)))
 		return err;
 	return 0;
@@ -783,12 +784,14 @@ static int feed_loose(struct static_read *sr, const unsigned char *data, size_t 
 	uint64_t cap = sr->limits->max_object_size ? sr->limits->max_object_size + 64 :
 		(uint64_t)SIZE_MAX / 2;
 
+	if (!len)
+		return 0;
 	snprintf(what, sizeof(what), "loose object %s", wg_oid_hex(&sr->look));
-	if (sr->e.done)
+	if (sr->lz_done)
 		return wg_error_set(WG_ECORRUPT, "%s/%s: data after the end of the zlib stream",
 				    sr->url, fetch_what(sr));
-	if (inflate_some(sr, &sr->lz, &sr->obj, cap, false, &sr->e.in_total, data, len,
-			 &sr->e.done, what))
+	if (inflate_some(sr, &sr->lz, &sr->obj, cap, false, &sr->lz_in, data, len,
+			 &sr->lz_done, what))
 		return wg_error_prefix("%s", sr->url);
 	return 0;
 }
@@ -799,7 +802,7 @@ static int end_loose(struct static_read *sr)
 	uint64_t size = 0;
 	size_t hdr;
 
-	if (!sr->e.done)
+	if (!sr->lz_done)
 		return wg_error_set(WG_ECORRUPT, "%s/%s is truncated (its zlib stream does not "
 				    "end)", sr->url, fetch_what(sr));
 	inflateEnd(&sr->lz);
@@ -1054,9 +1057,9 @@ static int sr_begin(struct wg_remote_op *op, int status, const char *type)
 		}
 	}
 	if (status == 416)
-		return wg_error_set(WG_ECORRUPT, "%s/%s has no bytes at %s (HTTP 416): the index "
-				    "points past the end of the file", sr->url, fetch_what(sr),
-				    sr->range + 7);
+		return wg_error_set(WG_ECORRUPT, "%s/%s has no bytes at %s (HTTP 416): the file "
+				    "is truncated, or the index points past its end", sr->url,
+				    fetch_what(sr), sr->range + 7);
 	if (sr->asked && status == 200)
 		return wg_error_set(WG_EUNSUPPORTED, "%s answered a byte-range request for %s "
 				    "with the whole file (HTTP 200, not 206): the host does not "
