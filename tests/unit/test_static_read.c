@@ -753,6 +753,45 @@ static void test_delta_cycle_and_bad_bases(void)
 	host_release(&h);
 }
 
+/* Two packs: the newer (listed second here, so searched after the first)
+ * holds a commit whose file is a REF_DELTA on a blob of the older; both
+ * idx heads are read, the lookups go from one pack to the other. */
+static void test_two_packs(void)
+{
+	const struct wg_hash_algo *algo = fx_sha256();
+	struct host h;
+	struct sample s;
+	struct repo r;
+	struct wg_oid blob, tree, commit;
+	struct wg_buf t = WG_BUF_INIT, c = WG_BUF_INIT, out = WG_BUF_INIT;
+	char hex[WG_MAX_HEXSZ + 1];
+	static const char text[] = "hello from a static host, again\n";
+	const struct wg_buf *packs;
+
+	make_sample(&h, algo, 2, &s);
+	repo_init(&r, algo);
+	repo_ref_blob(&r, &s.readme, readme, text, &blob);
+	tree_add(&t, "100644", "again.txt", &blob);
+	tree_add(&t, "100644", "old.txt", &s.readme);
+	repo_whole(&r, WG_OBJ_TREE, t.data, t.len, &tree);
+	wg_buf_printf(&c, "tree %s\nauthor A <a@b> 2 +0000\ncommitter A <a@b> 2 +0000\n\nm\n",
+		      wg_oid_to_hex(&tree, hex));
+	repo_whole(&r, WG_OBJ_COMMIT, c.data, c.len, &commit);
+	repo_publish(&r, &h, 1);
+	packs = host_file(&h, "objects/info/packs");
+	CHECK(packs->len == 2 * (2 + 5 + algo->hexsz + 5 + 1));
+	for (size_t split = 0; split < 30; split += 3) {
+		CHECK_OK(read_file(&h, wg_oid_to_hex(&commit, hex), "again.txt", split, NULL, &out));
+		CHECK(out.len == strlen(text) && !memcmp(out.data, text, out.len));
+		CHECK_OK(read_file(&h, hex, "old.txt", split, NULL, &out));
+		CHECK(out.len == strlen(readme) && !memcmp(out.data, readme, out.len));
+	}
+	wg_buf_release(&t);
+	wg_buf_release(&c);
+	wg_buf_release(&out);
+	host_release(&h);
+}
+
 static void test_allocation_failures(void)
 {
 	struct host h;
@@ -862,6 +901,7 @@ WG_TEST_MAIN("static_read",
 	     WG_TEST(test_loose_objects_only),
 	     WG_TEST(test_corrupt_index_and_pack),
 	     WG_TEST(test_delta_cycle_and_bad_bases),
+	     WG_TEST(test_two_packs),
 	     WG_TEST(test_allocation_failures),
 	     WG_TEST(test_dumb_refs),
 	     WG_TEST(test_dumb_packs))
