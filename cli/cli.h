@@ -116,6 +116,7 @@ int cmd_index_pack(int argc, char **argv);
 int cmd_verify_pack(int argc, char **argv);
 int cmd_unpack_objects(int argc, char **argv);
 int cmd_ls_remote(int argc, char **argv);
+int cmd_read_remote_file(int argc, char **argv);
 int cmd_clone(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);
 int cmd_push(int argc, char **argv);

@@ -84,6 +84,8 @@ static const struct cli_command commands[] = {
 	{ "verify-pack", cmd_verify_pack, "webgit verify-pack [-v] [-s] <pack>.idx..." },
 	{ "ls-remote", cmd_ls_remote, "webgit ls-remote [--heads] [--tags] [--refs] [--symref] "
 	  "<repository> [<patterns>...]" },
+	{ "read-remote-file", cmd_read_remote_file, "webgit read-remote-file [--static] "
+	  "[--stats] <url> <ref> <path>" },
 	{ "fetch", cmd_fetch, "webgit fetch [--prune] [--no-tags] [-q | --progress] "
 	  "[<remote> [<refspec>...]]" },
 	{ "push", cmd_push, "webgit push [-f | --force] [--atomic] [-o <option>]... [-d] "

@@ -193,9 +193,20 @@ export function readObject(options: ReadOptions & { oid: string }): Promise<{ ty
 
 /** The bytes of the file at path in revision ref (default "HEAD") of the repository dir. */
 export function readFile(options: ReadOptions & { ref?: string; path: string }): Promise<Uint8Array>;
-/** The same from a remote, without a clone: a throwaway in-memory clone
- * with filter blob:none and depth 1 of that ref, then the one blob. */
-export function readFile(options: RemoteOptions & { url: string; ref?: string; path: string }): Promise<Uint8Array>;
+/**
+ * The same from a remote, without a clone. On a static host (the files of a
+ * bare repository after `git update-server-info`: S3, R2, any web server)
+ * only the byte ranges needed are fetched with HTTP Range requests (index
+ * slices and the pack entries of the commit, trees and file; a host that
+ * ignores Range fails with code "EUNSUPPORTED"). A smart Git server, told
+ * apart by its answer to the first request, gets a throwaway in-memory
+ * clone with filter blob:none and depth 1 of that ref, then the one blob.
+ * `static: true` skips the probe (the host is static), `static: false`
+ * always clones. `ref`: a branch, tag, full ref name or object id.
+ */
+export function readFile(options: RemoteOptions & {
+  url: string; ref?: string; path: string; static?: boolean;
+}): Promise<Uint8Array>;
 
 export interface TreeEntry {
   /** Octal, as git ls-tree prints it: "100644", "100755", "040000", "120000", "160000". */

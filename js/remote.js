@@ -120,14 +120,68 @@ export async function push({
     })));
 }
 
+// The response that tells a smart Git server from a static host: smart
+// discovery's content type (git's own rule for a dumb server is its absence).
+const SMART_TYPE = 'application/x-git-upload-pack-advertisement';
+const DISCOVERY = '/info/refs?service=git-upload-pack';
+
 /**
- * The bytes of `path` at `ref` of the remote `url`, without a clone: a
- * throwaway in-memory partial clone (filter blob:none, depth 1, that one
- * ref), then the one blob fetched by id. For edge functions.
+ * The bytes of `path` at `ref` of the remote `url`, without a clone.
+ *
+ * On a static host (the files of a bare repository with `git
+ * update-server-info` run, as on S3 or R2) only the byte ranges needed are
+ * fetched with HTTP Range requests (core/remote/static_read.h): the index
+ * slices and pack entries of the commit, the trees on the path and the
+ * file. Its first request is smart discovery's; when a smart server answers
+ * it, that response is kept and handed to a throwaway in-memory partial
+ * clone (filter blob:none, depth 1, that one ref), then the one blob is
+ * fetched by id: no request is made twice. `static: true` reads the host as
+ * static without that probe (no Git-Protocol header either), `static:
+ * false` goes straight to the clone.
  */
-export async function readRemoteFile({ url, ref, path, ...transport }) {
+export async function readRemoteFile({ url, ref, path, static: isStatic, ...transport }) {
   await ready();
   if (typeof path !== 'string' || !path) throw makeError('EINVALID', 'path is required');
+  if (isStatic === false) return readThroughClone({ url, ref, path, ...transport });
+  const baseFetch = transport.fetch || globalThis.fetch;
+  let kept = null;
+  const probing = async (u, init) => {
+    const res = await baseFetch(u, init);
+    const type = res.headers.get('content-type') || '';
+    if (!isStatic && !kept && String(u).endsWith(DISCOVERY) && res.status === 200 &&
+        type.startsWith(SMART_TYPE)) {
+      // a smart server: its advertisement is small, kept for the clone
+      const body = new Uint8Array(await res.arrayBuffer());
+      kept = { url: String(u), status: res.status, headers: new Headers(res.headers), body };
+      return new Response(body, { status: res.status, headers: kept.headers });
+    }
+    return res;
+  };
+  try {
+    return await runOperation(
+      () => withStrings([url, ref && ref !== 'HEAD' ? ref : null, path],
+        (u, r, p) => M._wgjs_static_read_new(u, r, p, isStatic ? 1 : 0)),
+      // a smart server's discovery is reported by the clone that uses it
+      { ...transport, fetch: probing, onRequest: (r) => { if (!kept) transport.onRequest?.(r); } },
+      (op) => {
+        const p = M._wgjs_static_read_data(op) >>> 0;
+        return M.HEAPU8.slice(p, p + M._wgjs_static_read_len(op));
+      });
+  } catch (e) {
+    if (!kept) throw e;
+  }
+  const replay = (u, init) => {
+    if (kept && String(u) === kept.url && (init?.method ?? 'GET') === 'GET') {
+      const k = kept;
+      kept = null;
+      return Promise.resolve(new Response(k.body, { status: k.status, headers: k.headers }));
+    }
+    return baseFetch(u, init);
+  };
+  return readThroughClone({ url, ref, path, ...transport, fetch: replay });
+}
+
+function readThroughClone({ url, ref, path, ...transport }) {
   const branch = ref && ref !== 'HEAD' ? ref.replace(/^refs\/(heads|tags)\//, '') : undefined;
   return withScratchDir(async (dir) => {
     await cloneAt(dir, {

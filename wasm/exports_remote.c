@@ -11,6 +11,7 @@
 #include "remote/promisor_fetch.h"
 #include "remote/remote_fetch.h"
 #include "remote/remote_push.h"
+#include "remote/static_read.h"
 #include "util/error.h"
 
 /* --- network operations ------------------------------------------------------------------ */
@@ -288,6 +289,37 @@ API struct wg_remote_op *wgjs_promisor_fetch_new(struct wg_repo *repo,
 		op = NULL;
 	free(oids);
 	return op;
+}
+
+/* Read `path` at `ref` (NULL: HEAD) of the repository on a static host at
+ * `url` with Range requests (remote/static_read.h); `no_probe` asks for
+ * info/refs without the smart-HTTP query. NULL on error. */
+API struct wg_remote_op *wgjs_static_read_new(const char *url, const char *ref,
+					      const char *path, int no_probe)
+{
+	struct wg_static_read_options opts = WG_STATIC_READ_OPTIONS_INIT;
+	struct wg_remote_op *op = NULL;
+
+	wg_error_clear();
+	opts.no_probe = no_probe != 0;
+	if (wg_static_read_new(&op, url, ref, path, &opts))
+		return NULL;
+	return op;
+}
+
+/* Once complete: the file's bytes and their length (valid until the
+ * operation is freed). */
+API const unsigned char *wgjs_static_read_data(struct wg_remote_op *op)
+{
+	size_t len;
+	return wg_static_read_data(op, &len);
+}
+
+API double wgjs_static_read_len(struct wg_remote_op *op)
+{
+	size_t len;
+	wg_static_read_data(op, &len);
+	return (double)len;
 }
 
 /* Limits for this operation only: the process-wide ones with

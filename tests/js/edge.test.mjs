@@ -12,20 +12,15 @@
 // free port of 127.0.0.1 and is stopped by its PID.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
-  JS_DIR, SAMPLES, gitIn, lsRemoteLines, makeTmp, serverLogDuring, sleep, startServer, stopPid,
+  JS_DIR, SAMPLES, gitIn, lsRemoteLines, makeTmp, serverLogDuring, startServer, stopPid,
 } from './lib.mjs';
+import { startWorkerd } from './workerd.mjs';
 import {
   makeBloblessHistory, porcelain, lastModifiedOf, logOf, LAST_MODIFIED_CASES, LOG_CASES,
 } from './blobless-history.mjs';
-
-const WORKER = fileURLToPath(new URL('edge/worker.mjs', import.meta.url));
 
 let tmp;           // everything this file writes
 let git;           // the reference git
@@ -39,93 +34,6 @@ const REPOS = SAMPLES;
 const repoUrl = (name) => `${server.base}/git/${name}.git`;
 const gitDir = (name) => path.join(server.repos, `${name}.git`);
 
-function workerdBinary() {
-  const require = createRequire(new URL('../package.json', import.meta.url));
-  let pkg;
-  try {
-    pkg = require.resolve('workerd/package.json');
-  } catch {
-    throw new Error('workerd is not installed in tests/node_modules: run `cd tests && npm ci`');
-  }
-  const bin = path.join(path.dirname(pkg), 'bin', 'workerd');
-  fs.accessSync(bin, fs.constants.X_OK);
-  return bin;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-// A capnp string literal holding `file` relative to the config directory
-// (workerd's embed does not take absolute paths).
-const embedPath = (configDir, file) => JSON.stringify(path.relative(configDir, file));
-
-function writeConfig(dir, port) {
-  // Every JS module of the package (index.js and what it imports, the glue
-  // webgit.mjs) under its own name, so relative imports resolve as on disk.
-  const jsModules = fs.readdirSync(JS_DIR).filter((f) => /\.(m?js)$/.test(f)).sort();
-  for (const f of ['index.js', 'webgit.mjs']) assert.ok(jsModules.includes(f), `no ${f} in ${JS_DIR}`);
-  const modules = [
-    `(name = "worker.mjs", esModule = embed ${embedPath(dir, WORKER)})`,
-    ...jsModules.map((f) => `(name = "${f}", esModule = embed ${embedPath(dir, path.join(JS_DIR, f))})`),
-    `(name = "webgit.wasm", wasm = embed ${embedPath(dir, path.join(JS_DIR, 'webgit.wasm'))})`,
-  ];
-  const config = `using Workerd = import "/workerd/workerd.capnp";
-
-const config :Workerd.Config = (
-  services = [
-    (name = "main", worker = .worker),
-    (name = "internet", network = (allow = ["public", "private", "local"])),
-  ],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
-);
-
-const worker :Workerd.Worker = (
-  modules = [
-    ${modules.join(',\n    ')},
-  ],
-  compatibilityDate = "2024-09-23",
-  globalOutbound = "internet",
-);
-`;
-  const file = path.join(dir, 'config.capnp');
-  fs.writeFileSync(file, config);
-  return file;
-}
-
-async function startWorkerd() {
-  const bin = workerdBinary();
-  const dir = path.join(tmp, 'workerd');
-  fs.mkdirSync(dir, { recursive: true });
-  const port = await freePort();
-  const config = writeConfig(dir, port);
-  const out = fs.openSync(path.join(dir, 'out'), 'w');
-  const err = fs.openSync(path.join(dir, 'err'), 'w');
-  workerd = spawn(bin, ['serve', config], { cwd: dir, stdio: ['ignore', out, err] });
-  fs.closeSync(out);
-  fs.closeSync(err);
-  let exited = null;
-  workerd.on('exit', (code, signal) => { exited = code ?? signal; });
-  const url = `http://127.0.0.1:${port}`;
-  for (let t = 0; t < 20000; t += 100) {
-    if (exited !== null) break;
-    if (await new Promise((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => { s.destroy(); resolve(true); });
-      s.on('error', () => resolve(false));
-    })) return url;
-    await sleep(100);
-  }
-  const log = fs.readFileSync(path.join(dir, 'err'), 'utf8');
-  throw new Error(`workerd did not start (${exited !== null ? `exit ${exited}` : 'timeout'}):\n${log}`);
-}
-
 before(async () => {
   for (const f of ['index.js', 'webgit.mjs', 'webgit.wasm']) {
     assert.ok(fs.existsSync(path.join(JS_DIR, f)), `no ${f} in WEBGIT_JS_DIR=${JS_DIR}`);
@@ -135,7 +43,7 @@ before(async () => {
   serverLog = path.join(tmp, 'server.log');
   server = startServer(tmp, ['--log', serverLog]);
   history = makeBloblessHistory(git, path.join(tmp, 'history-work'), path.join(server.repos, 'history.git'));
-  edge = await startWorkerd();
+  ({ url: edge, child: workerd } = await startWorkerd(path.join(tmp, 'workerd')));
 });
 
 after(async () => {
