@@ -17,6 +17,9 @@
 #   - wants Basic credentials for every request (401 until they come);
 #   - ends response bodies by closing the connection (no length, no chunks).
 #
+# And an advertisement of 100,000 refs (a forge's refs/pull/*), over v2 and
+# v0: ls-remote lists git's, a mirror clone has every ref.
+#
 # Through each: clone (the same refs and objects as git's clone of the
 # server, git fsck --strict), fetch of a new commit, and push (the server
 # wants credentials for it); the front's log shows the behaviour happened.
@@ -177,3 +180,18 @@ through close "$F/git/r.git"
 
 check "every front was exercised" test "$n" -eq 7
 
+
+# --- an advertisement of 100,000 refs (a forge's refs/pull/*), v2 and v0 ----------------------
+"$GIT" clone -q --bare "$REPOS/r.git" "$REPOS/many.git"
+tip=$("$GIT" -C "$REPOS/many.git" rev-parse main)
+seq 1 100000 | awk -v t="$tip" '{ printf "create refs/pull/%d/head %s\n", $1, t }' |
+	"$GIT" -C "$REPOS/many.git" update-ref --stdin
+"$GIT" -C "$REPOS/many.git" pack-refs --all
+for base in "$SRV" "$(cat v0/url)"; do
+	p=v2
+	[ "$base" = "$SRV" ] || p=v0
+	check_same "100k refs ($p): ls-remote lists what git lists" \
+		"\"\$GIT\" ls-remote '$base/git/many.git'" "\"\$W\" ls-remote '$base/git/many.git'"
+	check "100k refs ($p): clone --mirror" "$W" clone -q --mirror "$base/git/many.git" "many-$p.git"
+	check_same "100k refs ($p): every ref" "refs '$REPOS/many.git'" "refs many-$p.git"
+done
