@@ -48,6 +48,17 @@ export function storage(): 'node' | 'idb' | 'memory';
 /** How requests are made: defaults to globalThis.fetch. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
+export interface AuthRequest {
+  url: string;
+  attempt: number;
+  rejected: boolean;
+}
+
+export interface AuthAnswer {
+  username: string;
+  password: string;
+}
+
 export interface RemoteOptions {
   /** Custom fetch(), e.g. to add credentials or a proxy. */
   fetch?: FetchFunction;
@@ -57,6 +68,14 @@ export interface RemoteOptions {
   signal?: AbortSignal;
   /** Called once per finished HTTP request, with its body sizes. */
   onRequest?: (request: RequestStats) => void;
+  /**
+   * Asked when the server answers 401 (at most 3 times per call): return
+   * the credentials to send (Basic), or null to give up (code "EAUTH").
+   * What it returns goes with every later request of the same call and is
+   * stored nowhere. `rejected`: the request already carried credentials.
+   */
+  onAuth?: (request: AuthRequest) => AuthAnswer | null | undefined |
+    Promise<AuthAnswer | null | undefined>;
   /** Limits for this call alone, over the process-wide ones (see setLimits). */
   limits?: Limits;
 }

@@ -274,10 +274,29 @@ function buildHeaders(extra, own) {
   return headers;
 }
 
+/** Basic credentials from onAuth's answer, or null for none. */
+function basicFrom(answer) {
+  if (!answer || typeof answer !== 'object') return null;
+  const { username = '', password = '' } = answer;
+  if (typeof username !== 'string' || typeof password !== 'string' || (!username && !password)) {
+    return null;
+  }
+  const bytes = new TextEncoder().encode(`${username}:${password}`);
+  return `Basic ${btoa(String.fromCharCode(...bytes))}`;
+}
+
+// An onAuth callback is asked at most this many times per operation: a
+// user who keeps giving wrong credentials gets EAUTH, not a loop.
+const MAX_AUTH_ASKS = 3;
+
 async function driveRequests(op, {
-  fetch: fetchFn = globalThis.fetch, headers: extra, signal, onRequest,
+  fetch: fetchFn = globalThis.fetch, headers: extra, signal, onRequest, onAuth,
 } = {}, setSecrets) {
   if (typeof fetchFn !== 'function') throw makeError('EINVALID', 'no fetch() available');
+  // credentials onAuth gave: they go with every later request of the
+  // operation (as git keeps what its credential helper said)
+  let asked = 0;
+  let auth = null;
   for (;;) {
     if (signal?.aborted) throw abortError(signal);
     const rc = M._wgjs_op_next_request(op, scratch);
@@ -285,6 +304,7 @@ async function driveRequests(op, {
     check(rc);
     const req = readRequest(M.HEAPU32[scratch >>> 2]);
     const headers = buildHeaders(extra, req.headers);
+    if (auth && !headers.has('authorization')) headers.set('authorization', auth);
     setSecrets(secretsOf(headers));
     let res;
     for (let attempt = 0, waits = 0; ; attempt++) {
@@ -295,6 +315,27 @@ async function driveRequests(op, {
         if (e?.code && e.code !== 'ABORT_ERR' && !(e instanceof TypeError)) throw e;
         if (attempt === 0 && staleConnection(e) && safeToRepeat(req)) continue;
         throw ioError(req, e);
+      }
+      if (res.status === 401 && typeof onAuth === 'function' && asked < MAX_AUTH_ASKS) {
+        // 401: ask the host application (a login form, a token store),
+        // then make the same request again with what it gave
+        res.body?.cancel().catch(() => {});
+        asked++;
+        let answer;
+        try {
+          answer = await onAuth({ url: req.url, attempt: asked, rejected: headers.has('authorization') });
+        } catch (e) {
+          const err = makeError('EAUTH', `Authentication failed for '${req.url}': onAuth threw`);
+          err.cause = e;
+          throw err;
+        }
+        if (signal?.aborted) throw abortError(signal);
+        const given = basicFrom(answer);
+        if (!given) throw makeError('EAUTH', `Authentication failed for '${req.url}' (no credentials given)`);
+        auth = given;
+        headers.set('authorization', auth);
+        setSecrets(secretsOf(headers));
+        continue;
       }
       const wait = waits < MAX_RETRIES ? retryAfterMs(res) : null;
       if (wait === null) break;

@@ -163,3 +163,39 @@ test('retryAfterMs reads seconds and HTTP-dates, and refuses the rest', async ()
   assert.equal(retryAfterMs(res(500, '1'), now), null);
   assert.equal(retryAfterMs(res(200, '1'), now), null);
 });
+
+test('onAuth answers the login wall: asked once per call, wrong answers asked again, then EAUTH', async () => {
+  const f = startFront('au2', ['--auth', `pusher:${PW}`]);
+  const u = `${f.base}/git/r.git`;
+  const asks = [];
+  const dir = path.join(tmp, 'w-onauth');
+  await wg.clone({
+    url: u, dir,
+    onAuth: (req) => { asks.push(req); return { username: 'pusher', password: PW }; },
+  });
+  assert.equal(asks.length, 1, 'asked once: the answer goes with the later requests');
+  assert.equal(asks[0].attempt, 1);
+  assert.equal(asks[0].rejected, false);
+  assert.match(asks[0].url, /info\/refs/);
+  assert.equal(git(['-C', dir, 'rev-parse', 'refs/remotes/origin/main']).trim(),
+    git(['-C', path.join(server.repos, 'r.git'), 'rev-parse', 'main']).trim());
+  assert.ok(!fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8').includes(PW));
+  // a push through the wall (the server wants the credentials too)
+  const tip = git(['-C', dir, 'rev-parse', 'HEAD']).trim();
+  const mine = git(['-C', dir, 'commit-tree', '-p', tip, '-m', 'onAuth push', `${tip}^{tree}`]).trim();
+  await wg.push({ dir, refspecs: [`${mine}:refs/heads/onauth`], onAuth: () => ({ username: 'pusher', password: PW }) });
+  assert.equal(git(['-C', path.join(server.repos, 'r.git'), 'rev-parse', 'refs/heads/onauth']).trim(), mine);
+
+  // wrong, wrong, wrong: three asks, then EAUTH, nothing left behind, no secret in the error
+  const wrong = [];
+  const bad = path.join(tmp, 'w-onauth-bad');
+  await assert.rejects(wg.clone({
+    url: u, dir: bad, onAuth: (req) => { wrong.push(req); return { username: 'pusher', password: 'WRONG-pw-xyz' }; },
+  }), (e) => e.code === 'EAUTH' && !e.message.includes('WRONG-pw-xyz'));
+  assert.deepEqual(wrong.map((r) => [r.attempt, r.rejected]), [[1, false], [2, true], [3, true]]);
+  assert.equal(fs.existsSync(bad), false);
+  // giving up
+  await assert.rejects(wg.clone({ url: u, dir: bad, onAuth: () => null }), (e) => e.code === 'EAUTH');
+  await assert.rejects(wg.clone({ url: u, dir: bad, onAuth: async () => { throw new Error('user cancelled'); } }),
+    (e) => e.code === 'EAUTH' && e.cause?.message === 'user cancelled');
+});
