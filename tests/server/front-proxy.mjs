@@ -12,7 +12,7 @@
 //        --port-file FILE [--pid-file FILE] [--log FILE] [--port N]
 //        [--record DIR] [--gzip] [--drop-protocol] [--pin-protocol V]
 //        [--redirect FROM=TO] [--throttle STATUS] [--retry-after VALUE]
-//        [--auth USER:PASS] [--framing chunked|length|close]
+//        [--auth USER:PASS] [--framing chunked|length|close] [--cors]
 //
 //   --record DIR         every request as DIR/NNNN.req (NNNN counting from
 //                        0001): "METHOD PATH", the headers a Git server acts
@@ -38,6 +38,10 @@
 //   --auth USER:PASS     401 with WWW-Authenticate: Basic realm="front" to
 //                        every request without these Basic credentials
 //                        (the header is passed on to the server)
+//   --cors               answer CORS preflights (OPTIONS) and let any page
+//                        origin read the responses: a page on another origin
+//                        can reach a server that knows nothing of CORS
+//                        (Dulwich's) through the front
 //   --framing F          response bodies: chunked (the default for Node),
 //                        length (Content-Length), close (neither: the body
 //                        ends when the connection closes)
@@ -77,6 +81,7 @@ for (let i = 0; i < argv.length; i++) {
 	case '--retry-after': opt.retryAfter = take(); break;
 	case '--auth': opt.auth = take(); break;
 	case '--framing': opt.framing = take(); break;
+	case '--cors': opt.cors = true; break;
 	default: usage(`unknown argument ${a}`);
 	}
 }
@@ -139,6 +144,10 @@ function record(req, body) {
 // Send a whole response with the framing asked for, gzipped if allowed.
 function send(req, res, status, headers, body, protocol) {
 	const out = { ...headers };
+	if (opt.cors) {
+		out['access-control-allow-origin'] = req.headers.origin || '*';
+		out['access-control-expose-headers'] = 'Content-Type, Retry-After, WWW-Authenticate';
+	}
 	let gz = 0;
 	if (opt.gzip && body.length && /\bgzip\b/i.test(req.headers['accept-encoding'] || '') &&
 	    !out['content-encoding']) {
@@ -168,6 +177,13 @@ const server = http.createServer((req, res) => {
 function handle(req, res, body) {
 	const plain = (status, text, headers = {}) =>
 		send(req, res, status, { 'content-type': 'text/plain', ...headers }, Buffer.from(text));
+	if (opt.cors && req.method === 'OPTIONS') {
+		return send(req, res, 204, {
+			'access-control-allow-methods': 'GET, POST',
+			'access-control-allow-headers': req.headers['access-control-request-headers'] || '*',
+			'access-control-max-age': '600',
+		}, Buffer.alloc(0));
+	}
 	record(req, body);
 	if (expected && req.headers.authorization !== expected) {
 		return plain(401, 'credentials needed\n', { 'www-authenticate': 'Basic realm="front"' });
