@@ -360,6 +360,19 @@ static const unsigned char *records_for(struct static_read *sr, uint32_t lo, uin
 	return NULL;
 }
 
+/* The response holds the index records [lo, hi) of the current pack:
+ * keep them as the ones records_for() hands out (the buffers swap, so
+ * neither is copied). */
+static void keep_records(struct static_read *sr)
+{
+	struct wg_buf t = sr->rec;
+	sr->rec = sr->resp;
+	sr->resp = t;
+	sr->rec_pack = sr->pack;
+	sr->rec_lo = sr->lo;
+	sr->rec_hi = sr->hi;
+}
+
 static int step_lookup(struct static_read *sr)
 {
 	struct pack *p;
@@ -444,12 +457,7 @@ static int end_idx(struct static_read *sr)
 			if (!(p->bucket[first] = wg_buf_detach(&sr->resp, &len)))
 				return oom();
 		} else {
-			struct wg_buf t = sr->rec;
-			sr->rec = sr->resp;
-			sr->resp = t;
-			sr->rec_pack = sr->pack;
-			sr->rec_lo = sr->lo;
-			sr->rec_hi = sr->hi;
+			keep_records(sr);
 		}
 		return 0;
 	}
@@ -461,14 +469,9 @@ static int end_idx(struct static_read *sr)
 		} else if (c > 0) {
 			sr->lo = sr->pos + 1;
 		} else {
-			struct wg_buf t = sr->rec;
 			sr->lo = sr->pos;
 			sr->hi = sr->pos + 1;
-			sr->rec = sr->resp;
-			sr->resp = t;
-			sr->rec_pack = sr->pack;
-			sr->rec_lo = sr->lo;
-			sr->rec_hi = sr->hi;
+			keep_records(sr);
 		}
 		return 0;
 	}
