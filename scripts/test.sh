@@ -15,7 +15,7 @@
 #      the reference git in .cache/git-ref
 #   6. a fuzz smoke run: the libFuzzer targets (build/fuzz, clang) replay
 #      their regression inputs and seeds, then fuzz for a few seconds each
-#      (WG_FUZZ_SECONDS, default 10; -j N targets at a time; scripts/fuzz.sh
+#      (WG_FUZZ_SECONDS, default 5; -j N targets at a time; scripts/fuzz.sh
 #      runs longer campaigns)
 #
 # It prints one line per stage and finally "N passed, N failed", counting the
@@ -236,7 +236,7 @@ fi
 if [ "$fuzz" = 1 ]; then
 	log="$LOGS/fuzz.log"
 	status=0
-	scripts/fuzz.sh -j "$jobs" -p "$jobs" "${WG_FUZZ_SECONDS:-10}" >"$log" 2>&1 || status=$?
+	scripts/fuzz.sh -j "$jobs" -p "$jobs" "${WG_FUZZ_SECONDS:-5}" >"$log" 2>&1 || status=$?
 	# one row per target: "<name> <executions> <cov> <ft> <crashes>"
 	ok=0 bad=0
 	for t in $(scripts/fuzz.sh --list); do
