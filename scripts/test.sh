@@ -11,11 +11,13 @@
 #      shared with scripts/demo.sh): the native CLI in build/release and
 #      (unless --no-wasm) the WebAssembly JS package in build/demo-wasm,
 #      warnings as errors; each is one stage, counted passed or failed
+#      (with the WASM build they compile in the background during the JS
+#      tests, which mostly wait, and are reported after them)
 #   5. the interop tests: tests/interop/run.sh (-j N scripts at a time) with build/asan/webgit against
 #      the reference git in .cache/git-ref
 #   6. a fuzz smoke run: the libFuzzer targets (build/fuzz, clang) replay
 #      their regression inputs and seeds, then fuzz for a few seconds each
-#      (WG_FUZZ_SECONDS, default 10; -j N targets at a time; scripts/fuzz.sh
+#      (WG_FUZZ_SECONDS, default 5; -j N targets at a time; scripts/fuzz.sh
 #      runs longer campaigns)
 #
 # It prints one line per stage and finally "N passed, N failed", counting the
@@ -41,7 +43,7 @@ while [ $# -gt 0 ]; do
 	--no-fuzz) fuzz=0 ;;
 	-j) jobs=$2; shift ;;
 	-j*) jobs=${1#-j} ;;
-	-h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -146,6 +148,24 @@ else
 	webgit="$ROOT/build/asan/webgit-not-built"
 fi
 
+# release_start: run stage 4's two release builds, one after the other, in
+# the background (each NAME's output in $LOGS/NAME-build.log, its status in
+# $LOGS/NAME-build.status); sets release_pid.
+release_pid=
+release_start() {
+	rm -f "$LOGS"/release-*-build.status
+	(
+		for b in release-native:wg_build_release_native release-wasm:wg_build_release_wasm; do
+			if WG_JOBS=$jobs "${b#*:}" "$ROOT" >"$LOGS/${b%%:*}-build.log" 2>&1; then
+				echo 0 >"$LOGS/${b%%:*}-build.status"
+			else
+				echo $? >"$LOGS/${b%%:*}-build.status"
+			fi
+		done
+	) &
+	release_pid=$!
+}
+
 # --- 3. WebAssembly, under Node ---------------------------------------------------
 if [ "$wasm" = 1 ]; then
 	if step "wasm configure" "$LOGS/wasm-configure.log" \
@@ -159,6 +179,10 @@ if [ "$wasm" = 1 ]; then
 			echo "wasm: ran $ctest_total unit tests but native ran $native_tests"
 			failed=$((failed + 1))
 		fi
+		# The release builds of stage 4 compile while the JS tests run:
+		# those mostly wait on servers and browsers (a JS run used 0.6
+		# of the 2 cores). Stage 4 reports them.
+		release_start
 		# The JS API (js/) over this build, in Node, against the local
 		# Git HTTP server.
 		log="$LOGS/js.log"
@@ -192,9 +216,28 @@ release_stage() {
 		passed=$((passed + 1))
 	fi
 }
-release_stage release-native wg_build_release_native
-if [ "$wasm" = 1 ]; then
-	release_stage release-wasm wg_build_release_wasm
+# release_report NAME: the same for a build release_start ran.
+release_report() {
+	local log="$LOGS/$1-build.log" status=
+	[ -f "$LOGS/$1-build.status" ] && status=$(cat "$LOGS/$1-build.status")
+	if [ "$status" = 0 ]; then
+		echo "$1: built"
+		passed=$((passed + 1))
+	else
+		echo "$1 build: FAILED (log: ${log#"$ROOT"/})"
+		show_log "$log"
+		failed=$((failed + 1))
+	fi
+}
+if [ -n "$release_pid" ]; then
+	wait "$release_pid" || true
+	release_report release-native
+	release_report release-wasm
+else
+	release_stage release-native wg_build_release_native
+	if [ "$wasm" = 1 ]; then
+		release_stage release-wasm wg_build_release_wasm
+	fi
 fi
 
 # --- 5. interop against the reference git --------------------------------------
@@ -236,7 +279,7 @@ fi
 if [ "$fuzz" = 1 ]; then
 	log="$LOGS/fuzz.log"
 	status=0
-	scripts/fuzz.sh -j "$jobs" -p "$jobs" "${WG_FUZZ_SECONDS:-10}" >"$log" 2>&1 || status=$?
+	scripts/fuzz.sh -j "$jobs" -p "$jobs" "${WG_FUZZ_SECONDS:-5}" >"$log" 2>&1 || status=$?
 	# one row per target: "<name> <executions> <cov> <ft> <crashes>"
 	ok=0 bad=0
 	for t in $(scripts/fuzz.sh --list); do

@@ -28,22 +28,30 @@ export GIT_COMMITTER_NAME=T GIT_COMMITTER_EMAIL=t@example.com
 export GIT_AUTHOR_NAME=T GIT_AUTHOR_EMAIL=t@example.com
 export GIT_EDITOR=false
 
-# state DIR: what the repository holds, as git reads it
+# state DIR: what the repository holds, as git reads it. (A fixed handful
+# of git processes, not one per ref and one per tag: this runs twice after
+# every step, and those processes were most of the script's time. The
+# reflogs of all refs come from one `git log -g`, which walks each ref's
+# reflog in turn, every entry named by its full selector, refs/heads/x@{n};
+# the tags from one `git cat-file --batch`, each object after a "tag"
+# line with its name, id, type and size.)
 state() {
 	(
 		cd "$1" || exit 1
 		echo "HEAD $("$GIT" rev-parse -q --verify HEAD) $("$GIT" symbolic-ref -q HEAD)"
 		"$GIT" for-each-ref --format='%(refname) %(objectname) %(symref)'
-		for r in HEAD $("$GIT" for-each-ref --format='%(refname)' refs/heads refs/remotes refs/tags); do
-			echo "reflog $r"
-			"$GIT" reflog show --format='%H %gn <%ge> %gd %gs' "$r" -- 2>&1
-		done
+		echo "reflog HEAD"
+		"$GIT" reflog show --format='%H %gn <%ge> %gd %gs' HEAD -- 2>&1
+		local refs
+		refs=$("$GIT" for-each-ref --format='%(refname)' refs/heads refs/remotes refs/tags)
+		echo "reflogs of the refs"
+		# (no ref at all: log -g would fall back to HEAD's, shown above)
+		[ -z "$refs" ] || "$GIT" log -g --format='%H %gn <%ge> %gD %gs' $refs -- 2>&1
 		log_files .git/logs
 		echo "config"
 		cat .git/config
-		for t in $("$GIT" for-each-ref --format='%(refname)' refs/tags); do
-			echo "tag $t"; "$GIT" cat-file -p "$t"
-		done
+		"$GIT" for-each-ref --format='%(refname) %(refname)' refs/tags |
+			"$GIT" cat-file --batch='tag %(rest) %(objectname) %(objecttype) %(objectsize)'
 	)
 }
 
