@@ -171,9 +171,9 @@ run_one() {
 SLOW="t20-crash-safety t30-branch-tag t3-bad-input t29-commit-reset
 t14-hostile-server t31-diff t25-checkout t9-refs-files t18-fsck-transfer
 t37-follow t28-add-rm-mv t33-blame t36-copies t34-log t7-pack-objects
-t2-objects-write t13-clone-http t12-refs-reftable t10-http-server
+t2-objects-write t13-clone-http t40-front-ends t12-refs-reftable t10-http-server
 t1-objects-read t15-fetch-http t32-diff-algorithms t6-pack-adversarial
-t5-pack-index t8-reftable-format t26-status t24-attr"
+t5-pack-index t8-reftable-format t26-status t39-static-read t24-attr"
 SLOW=$(echo $SLOW)
 ordered=()
 for n in $SLOW; do
