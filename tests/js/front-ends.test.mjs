@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { loadWebgit, makeTmp, gitIn, startServerAt, stopPid, ROOT, GIT } from './lib.mjs';
+import { loadWebgit, makeTmp, gitIn, startServerAt, stopPid, ROOT, JS_DIR } from './lib.mjs';
 
 let wg;
 let tmp;
@@ -150,7 +150,7 @@ test('bodies that end with the connection', async () => {
 });
 
 test('retryAfterMs reads seconds and HTTP-dates, and refuses the rest', async () => {
-  const { retryAfterMs } = await import(path.join(ROOT, process.env.WEBGIT_JS_DIR || 'build/wasm/js', 'transport.js'));
+  const { retryAfterMs } = await import(path.join(JS_DIR, 'transport.js'));
   const res = (status, v) => ({ status, headers: new Headers(v === undefined ? {} : { 'retry-after': v }) });
   const now = Date.parse('Sun, 06 Dec 2026 12:00:00 GMT');
   assert.equal(retryAfterMs(res(429, '2'), now), 2000);
