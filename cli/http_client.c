@@ -15,7 +15,8 @@
  * This file moves bytes between them: it opens the connection (through a
  * proxy when the environment names one), writes requests, feeds what
  * arrives to the parser and hands the body out, follows same-origin
- * redirects, answers one authentication challenge, asks again when a
+ * redirects (and, when the request allows it, redirects to another origin,
+ * which the client then moves to), answers one authentication challenge, asks again when a
  * rate-limited server says when (Retry-After), keeps the connection alive
  * and retries once on a kept-alive connection the server had closed. */
 #include "http_client.h"
@@ -67,6 +68,9 @@ struct http_client {
 	/* The response whose body is (or was) being read. */
 	struct http_response resp;
 	bool body_pending;
+	/* The request being sent left its origin (a redirect): the caller's
+	 * Authorization header was for the old one and is not sent. */
+	bool moved_origin;
 	bool keep_alive;
 	bool gzip;
 
@@ -265,6 +269,7 @@ static int write_request(struct http_client *c, const char *method, const struct
 	memset(&spec, 0, sizeof(spec));
 	spec.method = method;
 	spec.req = req;
+	spec.skip_caller_auth = c->moved_origin;
 	err = wg_buf_printf(&host, "%s%s%s", v6 ? "[" : "", u->host, v6 ? "]" : "");
 	if (!err && u->port != http_default_port(u->https))
 		err = wg_buf_printf(&host, ":%u", u->port);
@@ -279,7 +284,7 @@ static int write_request(struct http_client *c, const char *method, const struct
 	}
 	spec.host = wg_buf_cstr(&host);
 	spec.target = wg_buf_cstr(&target);
-	if (!http_request_has_header(req, "Authorization") &&
+	if ((c->moved_origin || !http_request_has_header(req, "Authorization")) &&
 	    (err = http_auth_add_header(&c->auth, &auth, auth_sent)))
 		goto out;
 	spec.auth_line = auth.len ? wg_buf_cstr(&auth) : NULL;
@@ -371,6 +376,44 @@ static int exchange(struct http_client *c, const char *method, const struct http
 
 /* --- the client ------------------------------------------------------------------------ */
 
+/* A redirect of a request that may leave the origin went to another one:
+ * the client now talks to `to`'s origin, and nothing that belonged to the
+ * old one goes along. The connection is closed, the proxy is chosen again
+ * (no_proxy may say otherwise for the new host), and the credentials are
+ * dropped: those from the URL were given for the old origin, and a token
+ * (WEBGIT_HTTP_BEARER) would otherwise be sent unasked. Basic credentials
+ * from the environment stay, sent only when the new origin asks (a 401),
+ * as a credential helper answers for any host. */
+static int move_origin(struct http_client *c, const struct http_url *to)
+{
+	struct http_url base;
+	char *shown = http_url_display(to);
+	int rc;
+
+	if (!shown)
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	if ((rc = http_url_parse(&base, shown))) {
+		wg_free(shown);
+		return rc;
+	}
+	conn_close(c);
+	http_url_release(&c->base);
+	c->base = base;
+	wg_free(c->base_display);
+	c->base_display = shown;
+	wg_url_free_secret(c->auth.bearer);
+	c->auth.bearer = NULL;
+	if (c->auth.from_url) {
+		wg_url_free_secret(c->auth.user);
+		wg_url_free_secret(c->auth.pass);
+		c->auth.user = c->auth.pass = NULL;
+		c->auth.from_url = false;
+	}
+	c->auth.basic_active = false;
+	http_proxy_release(&c->proxy);
+	return http_proxy_from_env(&c->proxy, &c->base);
+}
+
 static bool is_redirect(int status)
 {
 	return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
@@ -393,6 +436,7 @@ int http_client_send(struct http_client *c, const struct http_request *req,
 		method = req->body || req->body_len || req->body_source ? "POST" : "GET";
 	if ((rc = http_request_check(req, method)))
 		return rc;
+	c->moved_origin = false;
 	with_body = req->body || req->body_len || req->body_source;
 	if ((rc = http_url_resolve(&cur, &c->base, req->url ? req->url : "")))
 		return rc;
@@ -449,13 +493,23 @@ int http_client_send(struct http_client *c, const struct http_request *req,
 			}
 			next_url = http_url_display(&next);
 			if (!http_url_same_origin(&next, &c->base)) {
-				rc = wg_error_set(WG_EUNSUPPORTED, "refusing the redirect from %s to %s: "
-						  "it leaves the origin (only redirects on the same "
-						  "scheme, host and port are followed)", url,
-						  next_url ? next_url : "another origin");
-				wg_free(next_url);
-				http_url_release(&next);
-				break;
+				if (!req->follow_other_origins)
+					rc = wg_error_set(WG_EUNSUPPORTED, "refusing the redirect from "
+							  "%s to %s: it leaves the origin (only the first "
+							  "request of an operation may move to another "
+							  "scheme, host or port)", url,
+							  next_url ? next_url : "another origin");
+				else if (c->base.https && !next.https)
+					rc = wg_error_set(WG_EUNSUPPORTED, "refusing the redirect from "
+							  "%s to %s: it leaves https for plain http", url,
+							  next_url ? next_url : "another origin");
+				else if (!(rc = move_origin(c, &next)))
+					c->moved_origin = true;
+				if (rc) {
+					wg_free(next_url);
+					http_url_release(&next);
+					break;
+				}
 			}
 			wg_free(next_url);
 			/* 303, and 301/302 after a POST, turn into GET as
@@ -480,7 +534,8 @@ int http_client_send(struct http_client *c, const struct http_request *req,
 		}
 		if (status == 401) {
 			bool refused = auth_sent || auth_retried ||
-				       http_request_has_header(req, "Authorization");
+				       (!c->moved_origin &&
+					http_request_has_header(req, "Authorization"));
 			drain_body(c);
 			if ((rc = http_auth_challenge(&c->auth, &c->base, c->resp.headers,
 						      c->resp.nheaders, url, refused)))

@@ -6,7 +6,8 @@
  * BearSSL. It lives in cli/ because core/ never owns a socket.
  *
  * One client talks to one origin (scheme, host, port), the one of the base
- * URL it was opened with, and keeps its connection alive between requests.
+ * URL it was opened with (or the one a request allowed to leave it for
+ * redirected it to), and keeps its connection alive between requests.
  * A request goes out with http_client_send(), which returns once the final
  * response's status and headers are in (after following same-origin
  * redirects and answering an authentication challenge); the body then
@@ -31,9 +32,9 @@
  * Errors are the core's codes (util/error.h) with a message in
  * wg_error_message(): WG_EIO for network and TLS failures, WG_ECORRUPT for
  * a malformed response, WG_EUNSUPPORTED for what this client does not do
- * (another scheme, a cross-origin redirect, an unknown Content-Encoding),
- * WG_EINVALID for a bad request from the caller, WG_ERROR for a refused
- * authentication or too many redirects. Messages never contain passwords
+ * (another scheme, a cross-origin redirect not allowed, an unknown
+ * Content-Encoding), WG_EINVALID for a bad request from the caller,
+ * WG_ERROR for a refused authentication or too many redirects. Messages never contain passwords
  * or tokens: URLs in them are printed without their user information. */
 #ifndef WG_CLI_HTTP_CLIENT_H
 #define WG_CLI_HTTP_CLIENT_H
@@ -84,9 +85,14 @@ struct http_request {
 	const struct http_body_source *body_source;
 	/* Send the body gzip-compressed with "Content-Encoding: gzip". */
 	bool gzip_body;
+	/* Follow a redirect to another origin (not from https to http), and
+	 * talk to that origin from then on, without the credentials of the
+	 * old one: git's http.followRedirects=initial, for an operation's
+	 * first request. Without it such a redirect is WG_EUNSUPPORTED. */
+	bool follow_other_origins;
 };
 
-#define HTTP_REQUEST_INIT { NULL, NULL, NULL, 0, NULL, 0, NULL, false }
+#define HTTP_REQUEST_INIT { NULL, NULL, NULL, 0, NULL, 0, NULL, false, false }
 
 struct http_response {
 	int status;              /* e.g. 200 */

@@ -81,13 +81,14 @@ int cli_remote_run(struct wg_remote_op *op, const char *url)
 {
 	struct http_client *client = NULL;
 	const struct wg_http_request *req;
+	bool first;
 	int err;
 
 	if ((err = http_client_new(&client, url)))
 		return err;
 	http_client_set_cancel(client, cancelled);
 	cli_interrupt_catch();
-	while (!(err = wg_remote_op_next_request(op, &req))) {
+	for (first = true; !(err = wg_remote_op_next_request(op, &req)); first = false) {
 		struct http_request hr = HTTP_REQUEST_INIT;
 		const struct http_response *resp;
 		struct body_sink sink = { op, 0 };
@@ -100,6 +101,9 @@ int cli_remote_run(struct wg_remote_op *op, const char *url)
 		hr.body_len = req->body_len;
 		/* git compresses request bodies above 1 KiB as well */
 		hr.gzip_body = req->body_len > 1024;
+		/* The discovery follows a repository moved to another host, as
+		 * git's http.followRedirects=initial; later requests go there. */
+		hr.follow_other_origins = first;
 		if ((err = http_client_send(client, &hr, &resp)))
 			break;
 		if (resp->redirects && (err = wg_remote_op_response_url(op, resp->url)))

@@ -110,6 +110,7 @@ int http_auth_init(struct http_auth *a, struct http_url *base)
 	if (base->user) {
 		a->user = base->user;
 		a->pass = base->pass;
+		a->from_url = true;
 		base->user = base->pass = NULL;
 		return 0;
 	}

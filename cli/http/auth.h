@@ -18,6 +18,7 @@ struct http_auth {
 	char *pass;
 	char *bearer;
 	bool basic_active;
+	bool from_url;     /* user and pass came from the URL */
 };
 
 /* Take the credentials of `base` (moved out of it), or the environment's. */

@@ -76,8 +76,11 @@ int http_request_head(struct wg_buf *out, const struct http_head_spec *s)
 		err = wg_buf_adds(out, s->auth_line);
 	if (!err && s->proxy_auth_line)
 		err = wg_buf_adds(out, s->proxy_auth_line);
-	for (i = 0; !err && i < req->nheaders; i++)
+	for (i = 0; !err && i < req->nheaders; i++) {
+		if (s->skip_caller_auth && !strncasecmp(req->headers[i], "Authorization:", 14))
+			continue;
 		err = wg_buf_printf(out, "%s\r\n", req->headers[i]);
+	}
 	switch (s->framing) {
 	case HTTP_REQ_CHUNKED:
 		if (!err)

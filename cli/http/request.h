@@ -24,6 +24,7 @@ struct http_head_spec {
 	const char *target;
 	const char *host;               /* the Host header's value */
 	const struct http_request *req; /* the caller's headers */
+	bool skip_caller_auth;          /* leave out the caller's Authorization */
 	const char *auth_line;          /* "Authorization: ...\r\n" or NULL */
 	const char *proxy_auth_line;    /* "Proxy-Authorization: ...\r\n" or NULL */
 	enum http_req_framing framing;

@@ -193,3 +193,22 @@ int wg_discovery_response_end(struct wg_discovery *d)
 	d->state = WG_DISCOVERY_DONE;
 	return 0;
 }
+
+int wg_discovery_check_wants(const struct wg_discovery *d, const struct wg_oid *oids, size_t n)
+{
+	char hex[WG_MAX_HEXSZ + 1];
+	size_t i, j;
+
+	if (d->version == 2 || wg_caps_has(d->caps, "allow-tip-sha1-in-want") ||
+	    wg_caps_has(d->caps, "allow-reachable-sha1-in-want"))
+		return 0;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < d->refs->nr; j++)
+			if (wg_oid_equal(&d->refs->refs[j].oid, &oids[i]))
+				break;
+		if (j == d->refs->nr)
+			return wg_error_set(WG_EUNSUPPORTED, "Server does not allow request for "
+					    "unadvertised object %s", wg_oid_to_hex(&oids[i], hex));
+	}
+	return 0;
+}

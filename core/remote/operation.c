@@ -74,6 +74,11 @@ int wg_remote_op_response_url(struct wg_remote_op *op, const char *url)
 		wg_free(clean);
 		return sticky(op, wg_error_set(WG_ENOMEM, "out of memory"));
 	}
+	/* Moved to another origin: the credentials in the URL were given for
+	 * the old one, and go nowhere else. A new origin that wants some asks
+	 * (401), and the driver's own credentials answer, if it has any. */
+	if (!wg_url_same_origin(clean, op->req.url))
+		wg_url_release_secret(&op->auth);
 	wg_free(clean);
 	return 0;
 }

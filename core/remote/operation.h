@@ -72,7 +72,8 @@ int wg_remote_op_next_request(struct wg_remote_op *op, const struct wg_http_requ
  * get it (optional; the request's own URL, or none, means no redirect).
  * Call before wg_remote_op_response_begin. As git does, a redirect of the
  * first request (the ref discovery) moves the repository: every later
- * request goes to the new location, and a notice says so; a redirect of a
+ * request goes to the new location, and a notice says so (on another
+ * origin, without the credentials the URL gave); a redirect of a
  * later request is that request's business. */
 int wg_remote_op_response_url(struct wg_remote_op *op, const char *url);
 /* The response's status and Content-Type (NULL if none). */

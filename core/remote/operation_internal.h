@@ -112,5 +112,11 @@ int wg_discovery_response_begin(struct wg_discovery *d, struct wg_remote_op *op,
 				const char *content_type);
 int wg_discovery_feed(struct wg_discovery *d, const void *data, size_t len);
 int wg_discovery_response_end(struct wg_discovery *d);
+/* May objects be wanted by id? Over protocol v2, yes (a v2 server allows
+ * what is reachable). Over v0/v1 only ids some advertised ref points at,
+ * unless the server advertised allow-tip-sha1-in-want or
+ * allow-reachable-sha1-in-want: git's client refuses the others before
+ * asking, and so does this, with git's message (WG_EUNSUPPORTED). */
+int wg_discovery_check_wants(const struct wg_discovery *d, const struct wg_oid *oids, size_t n);
 
 #endif

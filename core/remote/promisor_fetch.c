@@ -58,6 +58,8 @@ static int pf_next(struct wg_remote_op *op)
 	err = wg_discovery_next_request(&p->d, op);
 	if (err != WG_ITEROVER)
 		return err;
+	if ((err = wg_discovery_check_wants(&p->d, p->oids, p->noids)))
+		return err;
 	/* Wanted by id: what a tree needs below it comes in the same pack,
 	 * but not the blobs (they are fetched when read). */
 	args.algo = p->d.algo;

@@ -1,5 +1,6 @@
 #include "util/url.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #include "util/alloc.h"
@@ -33,6 +34,44 @@ bool wg_url_userinfo(const char *url, size_t *start, size_t *len)
 	*start = (size_t)(auth - url);
 	*len = (size_t)(at - auth);
 	return true;
+}
+
+/* The origin of `url` as "scheme://host[:port]", lower case, without a
+ * default port; false when `url` has no "<scheme>://". */
+static bool url_origin(const char *url, char *out, size_t cap)
+{
+	const char *p = url, *auth, *end, *at;
+	size_t n = 0, i;
+
+	if (!url || !is_scheme_char(*p, true))
+		return false;
+	while (is_scheme_char(*p, false))
+		p++;
+	if (strncmp(p, "://", 3))
+		return false;
+	auth = p + 3;
+	end = auth + strcspn(auth, "/?#\\");
+	for (at = auth; at < end; at++)
+		if (*at == '@')
+			auth = at + 1;
+	if ((size_t)(p - url) + 3 + (size_t)(end - auth) >= cap)
+		return false;
+	for (i = 0; url + i < p + 3; i++)
+		out[n++] = (char)tolower((unsigned char)url[i]);
+	for (at = auth; at < end; at++)
+		out[n++] = (char)tolower((unsigned char)*at);
+	out[n] = '\0';
+	if ((n > 3 && !strncmp(out, "http://", 7) && !strcmp(out + n - 3, ":80")) ||
+	    (n > 4 && !strncmp(out, "https://", 8) && !strcmp(out + n - 4, ":443")))
+		out[n - (out[4] == 's' ? 4 : 3)] = '\0';
+	return true;
+}
+
+bool wg_url_same_origin(const char *a, const char *b)
+{
+	char oa[512], ob[512];
+
+	return url_origin(a, oa, sizeof(oa)) && url_origin(b, ob, sizeof(ob)) && !strcmp(oa, ob);
 }
 
 int wg_url_redact(struct wg_buf *out, const char *url)

@@ -21,6 +21,12 @@
  * first '/', '?', '#' or '\\'; the user information at its last '@'). */
 bool wg_url_userinfo(const char *url, size_t *start, size_t *len);
 
+/* Whether two "<scheme>://<authority>..." URLs are on the same origin:
+ * scheme, host and port alike (case aside, a missing port being the
+ * scheme's default for http and https), user information ignored. False
+ * when either is not of that form. */
+bool wg_url_same_origin(const char *a, const char *b);
+
 /* Append `url` without its user information (and without the '@') to
  * `out`; anything else is appended as it is. 0 or WG_ENOMEM. */
 int wg_url_redact(struct wg_buf *out, const char *url);

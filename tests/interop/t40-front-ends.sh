@@ -17,6 +17,11 @@
 #   - wants Basic credentials for every request (401 until they come);
 #   - ends response bodies by closing the connection (no length, no chunks).
 #
+#   - moves to another host when the discovery is redirected there, without
+#     the old host's credentials;
+#   - speaks v0 to a server that allows no unadvertised wants: a lazy
+#     fetch is refused as git refuses it.
+#
 # And an advertisement of 100,000 refs (a forge's refs/pull/*), over v2 and
 # v0: ls-remote lists git's, a mirror clone has every ref.
 #
@@ -137,6 +142,59 @@ check_same "redirect: ls-remote's stdout and stderr are git's" \
 check_same "redirect: fetch's stderr is git's" \
 	"cd g-mv && \"\$GIT\" fetch 2>&1" "cd w-mv && \"\$W\" fetch 2>&1"
 
+# --- a repository moved to another origin ----------------------------------------------------
+# git follows the discovery's redirect to another host (http.followRedirects
+# =initial) and asks the new host for everything after it. A second front
+# stands for the new host; both log whether requests carried credentials.
+front xnew --log-auth "$PWD/xnew.auth"
+NEW=$F
+front xo --redirect "/git/old.git=$NEW/git/r.git"
+XO=$F/git/old.git
+through other-origin "$XO"
+check "other origin: later requests went to the new host" \
+	grep -q "^POST /git/r.git/git-upload-pack 200" xnew.log
+check "other origin: ... and the push's too" grep -q "^POST /git/r.git/git-receive-pack 200" xnew.log
+check "other origin: the old host only saw discoveries" \
+	sh -c '! grep -v "^GET /git/old.git/info/refs?service=git-" xo.log | grep -q .'
+check_same "other origin: clone's stderr is git's (the warning names the new host)" \
+	"\"\$GIT\" clone '$XO' g-xo 2>&1" "\"\$W\" clone '$XO' w-xo 2>&1 | sed s/w-xo/g-xo/"
+check_same "other origin: ls-remote's stdout and stderr are git's" \
+	"\"\$GIT\" ls-remote '$XO' 2>&1" "\"\$W\" ls-remote '$XO' 2>&1"
+# Credentials given for the old host stay there: it asks for them (401),
+# gets them, redirects; the new host must never see them.
+front xw --auth "pusher:secret-40" --redirect "/git/old.git=$NEW/git/r.git" --log-auth "$PWD/xw.auth"
+: >xnew.auth
+check "other origin: clone with the old host's credentials in the URL" \
+	env -u WEBGIT_HTTP_USER -u WEBGIT_HTTP_PASSWORD "$W" clone -q \
+	"http://pusher:secret-40@${F#http://}/git/old.git" w-xw
+check "... which the old host asked for and got" grep -q "^GET /git/old.git/info/refs.* yes$" xw.auth
+check "... and the new host never saw" sh -c 'test -s xnew.auth && ! grep -q " yes$" xnew.auth'
+check_same "... the clone is git's" "refs g-xo" "refs w-xw"
+
+# --- a lazy fetch over v0 from a server that allows no unadvertised wants ------------------
+# A blob:none clone over v0, then a read of a missing blob: the lazy fetch
+# would want the blob by id, which a v0 server only serves when it says so
+# (allow-tip-sha1-in-want / allow-reachable-sha1-in-want). git refuses
+# before asking; so does webgit, with git's message, fetching nothing.
+"$GIT" clone -q --bare "$REPOS/r.git" "$REPOS/p.git"
+"$GIT" -C "$REPOS/p.git" config uploadpack.allowFilter true
+front v0p --drop-protocol
+check "v0 lazy: a blob:none clone over v0" "$W" clone -q --no-checkout --filter=blob:none "$F/git/p.git" w-lazy
+"$GIT" clone -q --no-checkout --filter=blob:none "$F/git/p.git" g-lazy
+blob=$("$GIT" -C "$REPOS/p.git" rev-parse main:notes)
+check_fail "v0 lazy: git refuses the lazy fetch" "$GIT" -C g-lazy cat-file -p "$blob"
+cp "$LAST_ERR" g-lazy.err
+check "... saying why" grep -qx "error: Server does not allow request for unadvertised object $blob" g-lazy.err
+n_before=$(grep -c "^POST /git/p.git/git-upload-pack" v0p.log)
+check_fail "v0 lazy: webgit refuses it too" sh -c 'cd w-lazy && "$1" cat-file -p "$2"' sh "$W" "$blob"
+cp "$LAST_ERR" w-lazy.err
+check "... with git's words" grep -q "Server does not allow request for unadvertised object $blob" w-lazy.err
+check "... and asked for no pack" test "$(grep -c "^POST /git/p.git/git-upload-pack" v0p.log)" -eq "$n_before"
+check_fail "... so the blob is still missing" env GIT_NO_LAZY_FETCH=1 "$GIT" -C w-lazy cat-file -e "$blob"
+"$GIT" -C "$REPOS/p.git" config uploadpack.allowAnySHA1InWant true
+check_output "v0 lazy: once the server allows it, the read fetches the blob" \
+	"$("$GIT" -C "$REPOS/p.git" cat-file -p "$blob")" sh -c 'cd w-lazy && "$1" cat-file -p "$2"' sh "$W" "$blob"
+
 # --- rate limits ------------------------------------------------------------------------------
 front rlg --throttle 429 --retry-after 1
 check_fail "429: git 2.53 gives up on a rate limit" "$GIT" clone -q "$F/git/r.git" g-429
@@ -178,7 +236,7 @@ check "auth: the password is in no file of the clones" \
 front cl --framing close
 through close "$F/git/r.git"
 
-check "every front was exercised" test "$n" -eq 7
+check "every front was exercised" test "$n" -eq 8
 
 
 # --- an advertisement of 100,000 refs (a forge's refs/pull/*), v2 and v0 ----------------------

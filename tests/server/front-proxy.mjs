@@ -29,7 +29,11 @@
 //                        Location TO.../info/refs?...; any other request
 //                        under FROM is 404, as where a moved repository
 //                        left nothing behind (so a client must move its later
-//                        requests to TO, as git does)
+//                        requests to TO, as git does). TO may also be an
+//                        absolute http://127.0.0.1:PORT/... URL: the
+//                        repository moved to another origin
+//   --log-auth FILE      one line per request, "METHOD URL yes|no": whether
+//                        it carried an Authorization header (never its value)
 //   --throttle STATUS    the first request for each method and URL (query
 //                        included) is answered STATUS (429 or 503) with
 //                        Retry-After (below), its body read and dropped
@@ -72,6 +76,7 @@ for (let i = 0; i < argv.length; i++) {
 	case '--port-file': opt.portFile = take(); break;
 	case '--pid-file': opt.pidFile = take(); break;
 	case '--log': opt.log = take(); break;
+	case '--log-auth': opt.logAuth = take(); break;
 	case '--record': opt.record = take(); break;
 	case '--gzip': opt.gzip = true; break;
 	case '--drop-protocol': opt.dropProtocol = true; break;
@@ -104,7 +109,9 @@ if (opt.throttle && ![429, 503].includes(opt.throttle)) usage('--throttle takes 
 let from, to;
 if (opt.redirect) {
 	[from, to] = opt.redirect.split('=');
-	if (!from?.startsWith('/') || !to?.startsWith('/')) usage('--redirect takes /FROM=/TO');
+	if (!from?.startsWith('/') || !/^(\/|http:\/\/127\.0\.0\.1:\d+\/)/.test(to ?? '')) {
+		usage('--redirect takes /FROM=/TO or /FROM=http://127.0.0.1:PORT/TO');
+	}
 }
 if (opt.record) fs.mkdirSync(opt.record, { recursive: true });
 const expected = opt.auth ? `Basic ${Buffer.from(opt.auth).toString('base64')}` : null;
@@ -185,6 +192,9 @@ function handle(req, res, body) {
 		}, Buffer.alloc(0));
 	}
 	record(req, body);
+	if (opt.logAuth) {
+		fs.appendFileSync(opt.logAuth, `${req.method} ${req.url} ${req.headers.authorization ? 'yes' : 'no'}\n`);
+	}
 	if (expected && req.headers.authorization !== expected) {
 		return plain(401, 'credentials needed\n', { 'www-authenticate': 'Basic realm="front"' });
 	}

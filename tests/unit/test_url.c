@@ -131,8 +131,27 @@ static void test_mask(void)
 	wg_error_clear();
 }
 
+static void test_same_origin(void)
+{
+	CHECK(wg_url_same_origin("http://h/a.git", "http://h/b.git/info/refs?x"));
+	CHECK(wg_url_same_origin("http://h:80/a", "http://H/b"));
+	CHECK(wg_url_same_origin("HTTPS://h:443/a", "https://h"));
+	CHECK(wg_url_same_origin("http://u:p@h:8080/a", "http://h:8080?q"));
+	CHECK(wg_url_same_origin("http://h#f", "http://h/"));
+	CHECK(!wg_url_same_origin("http://h/a", "https://h/a"));
+	CHECK(!wg_url_same_origin("http://h:8080/a", "http://h/a"));
+	CHECK(!wg_url_same_origin("https://h:80/a", "https://h/a"));
+	CHECK(!wg_url_same_origin("http://h.example/a", "http://h/a"));
+	CHECK(!wg_url_same_origin("http://evil@good/", "http://evil/"));
+	/* the authority ends at '\\' as the userinfo rules say */
+	CHECK(!wg_url_same_origin("http://good\\@evil/", "http://evil/"));
+	CHECK(!wg_url_same_origin("h/a", "h/a"));
+	CHECK(!wg_url_same_origin(NULL, "http://h"));
+}
+
 WG_TEST_MAIN("url",
 	WG_TEST(test_redact),
 	WG_TEST(test_userinfo),
 	WG_TEST(test_basic_auth),
-	WG_TEST(test_mask))
+	WG_TEST(test_mask),
+	WG_TEST(test_same_origin))
