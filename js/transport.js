@@ -152,13 +152,16 @@ const MAX_REDIRECTS = 5;
  * fetch() for a request that may carry credentials. Without an
  * Authorization header it is plain fetch() (redirects followed). With one,
  * redirects are ours to follow: same-origin ones are (as the native client
- * does), one to another origin is refused before anything goes there. In a
- * browser a manual redirect is opaque (no Location): the request is then
- * made again with redirect 'follow', where the Fetch standard drops the
- * Authorization header on a cross-origin hop; landing on another origin
- * is an error all the same.
+ * does); one to another origin is followed only when `mayLeave` (an
+ * operation's first request, the ref discovery: git's
+ * http.followRedirects=initial), never from https to http, and without
+ * the Authorization header, which was for the old origin. In a browser a
+ * manual redirect is opaque (no Location): the request is then made again
+ * with redirect 'follow', where the Fetch standard drops the Authorization
+ * header on a cross-origin hop; landing on another origin is an error
+ * unless `mayLeave`.
  */
-async function fetchWithCredentials(fetchFn, req, headers, signal) {
+async function fetchWithCredentials(fetchFn, req, headers, signal, mayLeave) {
   if (!headers.has('authorization')) {
     return fetchFn(req.url, { method: req.method, headers, body: req.body, signal });
   }
@@ -169,7 +172,7 @@ async function fetchWithCredentials(fetchFn, req, headers, signal) {
     const res = await fetchFn(url, { method, headers, body, signal, redirect: 'manual' });
     if (res.type === 'opaqueredirect') {
       const followed = await fetchFn(url, { method, headers, body, signal, redirect: 'follow' });
-      if (followed.url && originOf(followed.url) !== origin) {
+      if (followed.url && originOf(followed.url) !== origin && !mayLeave) {
         followed.body?.cancel().catch(() => {});
         throw makeError('EUNSUPPORTED', `${req.url} redirected to another origin ` +
           `(${originOf(followed.url)}); the credentials were not sent there`);
@@ -184,6 +187,15 @@ async function fetchWithCredentials(fetchFn, req, headers, signal) {
       next = new URL(location, url);
     } catch {
       throw makeError('ECORRUPT', `bad redirect from ${url}`);
+    }
+    if (next.origin !== origin && mayLeave && !next.username && !next.password &&
+        !(new URL(req.url).protocol === 'https:' && next.protocol === 'http:')) {
+      headers.delete('authorization');
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+      }
+      return fetchFn(next.href, { method, headers, body, signal });
     }
     if (next.username || next.password || next.origin !== origin) {
       throw makeError('EUNSUPPORTED', `refusing the redirect from ${url} to ` +
@@ -250,7 +262,7 @@ function pause(ms, signal) {
  * signal, onRequest({ method, url, status, sent, received }) once per
  * finished request (body bytes). No error's message holds a credential
  * (see secretsOf); a request with an Authorization header follows only
- * same-origin redirects (see fetchWithCredentials).
+ * same-origin redirects, but for the discovery's (see fetchWithCredentials).
  */
 export async function drive(op, options = {}) {
   let secrets = [];
@@ -297,7 +309,7 @@ async function driveRequests(op, {
   // operation (as git keeps what its credential helper said)
   let asked = 0;
   let auth = null;
-  for (;;) {
+  for (let first = true; ; first = false) {
     if (signal?.aborted) throw abortError(signal);
     const rc = M._wgjs_op_next_request(op, scratch);
     if (rc === ITEROVER) return;
@@ -309,7 +321,7 @@ async function driveRequests(op, {
     let res;
     for (let attempt = 0, waits = 0; ; attempt++) {
       try {
-        res = await fetchWithCredentials(fetchFn, req, headers, signal);
+        res = await fetchWithCredentials(fetchFn, req, headers, signal, first);
       } catch (e) {
         if (signal?.aborted) throw abortError(signal);
         if (e?.code && e.code !== 'ABORT_ERR' && !(e instanceof TypeError)) throw e;
@@ -350,6 +362,8 @@ async function driveRequests(op, {
       // core sends every later request to where it landed.
       if (res.url && res.url !== req.url) {
         check(withStrings([res.url], (u) => M._wgjs_op_response_url(op, u)));
+        // onAuth's answer was for the old origin (the core drops the URL's)
+        if (originOf(res.url) !== originOf(req.url)) auth = null;
       }
       check(withStrings([res.headers.get('content-type')],
         (ct) => M._wgjs_op_response_begin(op, res.status, ct)));

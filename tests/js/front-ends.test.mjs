@@ -120,6 +120,34 @@ test('a moved repository: the discovery redirect moves every later request, with
   assert.doesNotMatch(f.log(), /^POST \/git\/old\.git/m);
 });
 
+test('a repository moved to another origin: followed, the URL\'s credentials stay with the old one', async () => {
+  // the new host: a second front that logs whether requests carried credentials
+  const authLog = path.join(tmp, 'xnew.auth');
+  const fresh = startFront('xnew', ['--log-auth', authLog]);
+  const f = startFront('xw', ['--auth', `pusher:${PW}`, '--redirect', `/git/old.git=${fresh.base}/git/r.git`]);
+  const gitClone = path.join(tmp, 'g-xw');
+  git(['clone', '-q', `${server.base}/git/r.git`, gitClone]);
+  const dir = path.join(tmp, 'w-xw');
+  const events = [];
+  await wg.clone({ url: withPw(`${f.base}/git/old.git`), dir, onProgress: (p) => events.push(p) });
+  assert.equal(refsOf(dir), refsOf(gitClone));
+  assert.equal(objectsOf(dir), objectsOf(gitClone));
+  assert.deepEqual(events.filter((e) => e.notice).map((e) => e.line),
+    [`redirecting to ${fresh.base}/git/r.git/`]);
+  const seen = fs.readFileSync(authLog, 'utf8').trim().split('\n');
+  assert.ok(seen.length >= 2 && seen.every((l) => l.endsWith(' no')), seen.join('\n'));
+  assert.match(f.log(), /^GET \/git\/old\.git\/info\/refs\?service=git-upload-pack 301 /m);
+  // a push by the old URL with its credentials: the new host asks (the
+  // server wants credentials for pushes) and onAuth answers for it
+  const tip = git(['-C', dir, 'rev-parse', 'HEAD']).trim();
+  const mine = git(['-C', dir, 'commit-tree', '-p', tip, '-m', 'pushed after the move', `${tip}^{tree}`]).trim();
+  const asked = [];
+  await wg.push({ dir, remote: withPw(`${f.base}/git/old.git`), refspecs: [`${mine}:refs/heads/moved`],
+    onAuth: (a) => { asked.push(a.url); return { username: 'pusher', password: PW }; } });
+  assert.equal(git(['-C', path.join(server.repos, 'r.git'), 'rev-parse', 'refs/heads/moved']).trim(), mine);
+  assert.ok(asked.length === 1 && asked[0].startsWith(`${fresh.base}/git/r.git/`), asked.join(' '));
+});
+
 test('a rate limit: 429 with Retry-After is waited out, a long one is an error at once', async () => {
   const f = startFront('rl', ['--throttle', '429', '--retry-after', '1']);
   const t0 = Date.now();
