@@ -65,7 +65,8 @@ struct wg_dumb_fetch {
 	size_t ninstalled;
 	struct wg_strlist loose_paths; /* loose objects stored, to take back */
 	struct wg_dumb_fetch_stats stats;
-	struct wg_buf path;
+	struct wg_buf path;           /* of the last request, after the URL */
+	struct wg_buf pack_dir;       /* the indexer keeps a pointer to it */
 };
 
 static int nomem(void)
@@ -311,12 +312,12 @@ static int start_indexer(struct wg_dumb_fetch *w)
 	struct wg_indexer_options o = WG_INDEXER_OPTIONS_INIT;
 	int err;
 
-	wg_buf_reset(&w->path);
-	if ((err = wg_fs_join(&w->path, wg_repo_gitdir(w->repo), "objects/pack")) ||
-	    (err = wg_fs_mkdir_p(wg_buf_cstr(&w->path))))
+	wg_buf_reset(&w->pack_dir);
+	if ((err = wg_fs_join(&w->pack_dir, wg_repo_gitdir(w->repo), "objects/pack")) ||
+	    (err = wg_fs_mkdir_p(wg_buf_cstr(&w->pack_dir))))
 		return err;
 	o.algo = w->algo;
-	o.pack_dir = wg_buf_cstr(&w->path);
+	o.pack_dir = wg_buf_cstr(&w->pack_dir);
 	o.limits = limits(w);
 	o.fsck = wg_receive_check_fsck(&w->check);
 	if ((err = wg_repo_pack_threads(w->repo, &o.threads)))
@@ -385,7 +386,7 @@ int wg_dumb_fetch_feed(struct wg_dumb_fetch *w, const void *data, size_t len)
  * is checked, stored as git's walker stores it (loose), and walked. */
 static int loose_end(struct wg_dumb_fetch *w)
 {
-	struct wg_buf content = WG_BUF_INIT;
+	struct wg_buf content = WG_BUF_INIT, file = WG_BUF_INIT;
 	enum wg_object_type type;
 	struct wg_oid got;
 	char hex[WG_MAX_HEXSZ + 1];
@@ -396,13 +397,14 @@ static int loose_end(struct wg_dumb_fetch *w)
 		w->loose_missing = true;
 		return 0;
 	}
+	wg_oid_to_hex(&w->cur, hex);
 	if ((err = wg_loose_inflate(w->body.data, w->body.len, limits(w), &type, &content)))
 		goto fail;
 	if ((err = wg_object_hash(&got, w->algo, type, content.data, content.len)))
 		goto done;
 	if (!wg_oid_equal(&got, &w->cur)) {
 		err = wg_error_set(WG_ECORRUPT, "File %s (%s%s) has bad hash: its content hashes "
-				   "to %s", wg_oid_to_hex(&w->cur, hex), w->url,
+				   "to %s", hex, w->url,
 				   wg_buf_cstr(&w->path), wg_oid_hex(&got));
 		goto done;
 	}
@@ -412,11 +414,10 @@ static int loose_end(struct wg_dumb_fetch *w)
 	if ((err = queue_links(w, &w->cur, type, content.data, content.len)))
 		goto done;
 	/* where the loose backend puts it, to take it back on failure */
-	wg_buf_reset(&w->path);
-	if ((err = wg_fs_join(&w->path, wg_repo_gitdir(w->repo), "objects/")) ||
-	    (err = wg_buf_add(&w->path, hex, 2) ? nomem() : 0) ||
-	    (err = wg_buf_printf(&w->path, "/%s", hex + 2) ? nomem() : 0) ||
-	    (err = wg_strlist_add(&w->loose_paths, (const char *)w->path.data, w->path.len)))
+	if ((err = wg_fs_join(&file, wg_repo_gitdir(w->repo), "objects/")) ||
+	    (err = wg_buf_add(&file, hex, 2) ? nomem() : 0) ||
+	    (err = wg_buf_printf(&file, "/%s", hex + 2) ? nomem() : 0) ||
+	    (err = wg_strlist_add(&w->loose_paths, (const char *)file.data, file.len)))
 		goto done;
 	if ((err = wg_odb_write(wg_repo_odb(w->repo), type, content.data, content.len, NULL)))
 		goto done;
@@ -427,6 +428,7 @@ fail:
 	wg_error_prefix("%s%s", w->url, wg_buf_cstr(&w->path));
 done:
 	wg_buf_release(&content);
+	wg_buf_release(&file);
 	return err;
 }
 
@@ -546,6 +548,7 @@ void wg_dumb_fetch_free(struct wg_dumb_fetch *w)
 	wg_free(w->stack);
 	wg_buf_release(&w->body);
 	wg_buf_release(&w->path);
+	wg_buf_release(&w->pack_dir);
 	wg_free(w->url);
 	wg_free(w);
 }
