@@ -252,6 +252,7 @@ static int dumb_head_end(struct wg_discovery *d)
 {
 	struct wg_remote_ref r;
 	char *symref = NULL;
+	int err;
 
 	memset(&r, 0, sizeof(r));
 	d->refs = &d->dumb_refs;
@@ -276,7 +277,14 @@ static int dumb_head_end(struct wg_discovery *d)
 		wg_free(symref);
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	}
-	return wg_remote_ref_list_add(&d->dumb_refs, &r);
+	if ((err = wg_remote_ref_list_add(&d->dumb_refs, &r)))
+		return err;
+	/* first, where git puts it (ls-remote prints it there) */
+	r = d->dumb_refs.refs[d->dumb_refs.nr - 1];
+	memmove(d->dumb_refs.refs + 1, d->dumb_refs.refs,
+		(d->dumb_refs.nr - 1) * sizeof(*d->dumb_refs.refs));
+	d->dumb_refs.refs[0] = r;
+	return 0;
 }
 
 int wg_discovery_response_end(struct wg_discovery *d)

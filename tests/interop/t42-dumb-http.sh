@@ -117,6 +117,10 @@ for fmt in sha1 sha256; do
 	T=$PWD/$fmt
 	mkdir -p "$T"
 
+	for opt in "" --symref --tags; do
+		check_same "$fmt: ls-remote $opt" "\"\$GIT\" ls-remote $opt '$u'" "\"\$W\" ls-remote $opt '$u'"
+	done
+
 	: >"$LOG"
 	"$GIT" clone -q "$u" "$T/g" 2>/dev/null
 	gbytes=$(sum_bytes "$LOG") greq=$(count_lines "$LOG")
