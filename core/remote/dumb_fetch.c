@@ -126,6 +126,11 @@ int wg_dumb_fetch_want(struct wg_dumb_fetch *w, const struct wg_oid *oid)
 	return push(w, oid);
 }
 
+int wg_dumb_fetch_have(struct wg_dumb_fetch *w, const struct wg_oid *oid)
+{
+	return wg_oidmap_set(&w->queued, oid, QUEUED, NULL) ? nomem() : 0;
+}
+
 /* Queue what an object names (git's walker: process_commit, process_tree,
  * process_tag). Gitlinks name commits of other repositories. */
 static int queue_links(struct wg_dumb_fetch *w, const struct wg_oid *oid,

@@ -46,6 +46,10 @@ int wg_dumb_fetch_new(struct wg_dumb_fetch **out, struct wg_remote_op *op,
 /* Add a tip to walk from (before or after a walk completed: the next
  * request goes on from it). */
 int wg_dumb_fetch_want(struct wg_dumb_fetch *w, const struct wg_oid *oid);
+/* An object the repository has with everything it reaches (what a ref
+ * names): the walk stops there, as git's walker stops at the commits of
+ * local refs, even when a pack it downloads holds it too. */
+int wg_dumb_fetch_have(struct wg_dumb_fetch *w, const struct wg_oid *oid);
 /* 0 with op's request set, WG_ITEROVER when every object reachable from
  * the tips is in the repository and checked, or an error. */
 int wg_dumb_fetch_next_request(struct wg_dumb_fetch *w);

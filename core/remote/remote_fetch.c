@@ -798,7 +798,19 @@ static int dumb_start(struct wg_remote_op *op)
 	struct rfetch *f = RF(op);
 	int err;
 
-	if ((err = wg_dumb_fetch_new(&f->dumb, op, f->repo, f->d.url)))
+	struct wg_ref_iter *it;
+	const struct wg_ref *r;
+
+	if ((err = wg_dumb_fetch_new(&f->dumb, op, f->repo, f->d.url)) ||
+	    (err = wg_refdb_iter_new(&it, wg_repo_refdb(f->repo), "")))
+		return err;
+	/* what our refs name is complete (the connectivity check in apply()
+	 * relies on the same) */
+	while (!(err = wg_ref_iter_next(&r, it)))
+		if (!r->symbolic && (err = wg_dumb_fetch_have(f->dumb, &r->oid)))
+			break;
+	wg_ref_iter_free(it);
+	if (err != WG_ITEROVER)
 		return err;
 	for (size_t i = 0; i < f->nwants; i++)
 		if ((err = wg_dumb_fetch_want(f->dumb, &f->wants[i])))

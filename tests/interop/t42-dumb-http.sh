@@ -161,6 +161,15 @@ for fmt in sha1 sha256; do
 	check_same "$fmt: fetch (mirror): objects" "objects '$T/g-mirror'" "objects '$T/w-mirror'"
 	check "$fmt: fetch (mirror): git fsck --strict" "$GIT" -C "$T/w-mirror" fsck --strict
 	check_output "$fmt: fetch again: nothing to do" "" "$W" -C "$T/w" fetch -q
+	# the host repacks everything into one pack: the walk stops at what
+	# our refs name though the pack holds it all
+	commit "$w" l.txt ten && "$GIT" -C "$w" push -q "$B" main &&
+		"$GIT" -C "$B" repack -adq && "$GIT" -C "$B" update-server-info
+	"$GIT" -C "$T/g" fetch -q 2>/dev/null
+	check "$fmt: webgit fetch from one whole pack" "$W" -C "$T/w" fetch -q
+	check_same "$fmt: ... the refs of git's fetch" "refs '$T/g'" "refs '$T/w'"
+	check_same "$fmt: ... its objects" "objects '$T/g'" "objects '$T/w'"
+	check "$fmt: ... git fsck --strict" "$GIT" -C "$T/w" fsck --strict --no-progress
 done
 
 # --- what the dumb protocol cannot do, and hostile hosts --------------------------------
@@ -184,6 +193,8 @@ copy_host() { rm -rf "$ROOT/$1" && mkdir -p "$ROOT/$1" && cp -a "$B" "$ROOT/$1/r
 # main's commit (the commit arrives and is stored before the tree fails)
 copy_host badhash
 H=$ROOT/badhash/repo.git
+commit "$ROOT/sha1.work" m.txt eleven && "$GIT" -C "$ROOT/sha1.work" push -q "$H" main &&
+	"$GIT" -C "$H" update-server-info
 tip=$("$GIT" -C "$H" rev-parse main) tree=$("$GIT" -C "$H" rev-parse 'main^{tree}')
 treefile=$H/objects/${tree:0:2}/${tree:2}
 check "badhash: main and its tree are loose on the host" \
