@@ -65,6 +65,7 @@ struct wg_dumb_fetch {
 	size_t ninstalled;
 	struct wg_strlist loose_paths; /* loose objects stored, to take back */
 	struct wg_dumb_fetch_stats stats;
+	uint64_t walked;              /* objects walked, for progress */
 	struct wg_buf path;           /* of the last request, after the URL */
 	struct wg_buf pack_dir;       /* the indexer keeps a pointer to it */
 };
@@ -282,6 +283,17 @@ static int next_source(struct wg_dumb_fetch *w)
 	return not_found(w);
 }
 
+/* git's walker shows "Fetching objects: <n>" as it goes. */
+static void progress(struct wg_dumb_fetch *w, bool finished)
+{
+	struct wg_remote_progress p = { 0 };
+
+	p.phase = "Fetching objects";
+	p.done = w->walked;
+	p.finished = finished;
+	wg_remote_report(w->op, &p);
+}
+
 int wg_dumb_fetch_next_request(struct wg_dumb_fetch *w)
 {
 	int err;
@@ -299,6 +311,9 @@ int wg_dumb_fetch_next_request(struct wg_dumb_fetch *w)
 		if (!err)
 			return next_source(w);
 		w->have_cur = false;
+		w->walked++;
+		if (!(w->walked & 1023))
+			progress(w, false);
 	}
 	/* Everything is here: the blobs trees named .gitmodules or
 	 * .gitattributes, read from the repository now. */
@@ -306,6 +321,8 @@ int wg_dumb_fetch_next_request(struct wg_dumb_fetch *w)
 		if ((err = wg_receive_check_blobs(&w->check, NULL)))
 			return err;
 		w->checked = true;
+		if (w->walked)
+			progress(w, true);
 	}
 	return WG_ITEROVER;
 }
@@ -428,6 +445,8 @@ static int loose_end(struct wg_dumb_fetch *w)
 		goto done;
 	w->stats.loose++;
 	w->have_cur = false;
+	w->walked++;
+	progress(w, false);
 	goto done;
 fail:
 	wg_error_prefix("%s%s", w->url, wg_buf_cstr(&w->path));
