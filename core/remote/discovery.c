@@ -3,6 +3,7 @@
  * v0/v1 accepted), then ls-refs when the server speaks v2. */
 #include "remote/operation_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "remote/dumb_refs.h"
@@ -211,8 +212,15 @@ static int dumb_refs_end(struct wg_discovery *d)
 
 	if ((err = wg_dumb_refs_parse(&dr, (const char *)d->dumb_body.data, d->dumb_body.len,
 				      wg_limits_or_default(d->limits)))) {
+		char why[512];
 		wg_dumb_refs_release(&dr);
-		return wg_error_prefix("%s/info/refs", d->url);
+		if (err != WG_ECORRUPT)
+			return err;
+		/* git's words, and ours: what the answer was not */
+		snprintf(why, sizeof(why), "%s", wg_error_message());
+		return wg_error_set(WG_ECORRUPT, "%s/info/refs not valid: is this a git "
+				    "repository? (not a smart Git HTTP server, and not a "
+				    "static host's info/refs either: %s)", d->url, why);
 	}
 	d->algo = dr.algo ? dr.algo : d->expected ? d->expected :
 		  wg_hash_algo_by_id(WG_HASH_SHA1);
