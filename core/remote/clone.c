@@ -7,6 +7,7 @@
 #include "odb/link_check.h"
 #include "refs/refdb.h"
 #include "refs/refname.h"
+#include "remote/dumb_fetch.h"
 #include "remote/operation_internal.h"
 #include "remote/pack_receiver.h"
 #include "repo/repo.h"
@@ -20,6 +21,7 @@ enum clone_state {
 	CLONE_DISCOVERY = 0,
 	CLONE_NEED_FETCH,
 	CLONE_FETCHING,
+	CLONE_DUMB,                   /* walking a static host */
 	CLONE_DONE,
 };
 
@@ -42,6 +44,7 @@ struct clone {
 	struct wg_oid *wants;
 	size_t nwants;
 	struct wg_pack_receiver rcv;
+	struct wg_dumb_fetch *dumb;   /* a static host's walker */
 	struct wg_link_check links;   /* the connectivity check, as objects arrive */
 	struct wg_oid *shallows;
 	size_t nshallows, shallow_alloc;
@@ -455,6 +458,11 @@ static int clone_next(struct wg_remote_op *op)
 		err = wg_discovery_next_request(&c->d, op);
 		if (err != WG_ITEROVER)
 			return err;
+		/* git's remote-curl, before anything is written */
+		if (c->d.dumb && (c->opts.depth || c->opts.shallow_since ||
+				  c->opts.nshallow_exclude))
+			return wg_error_set(WG_EUNSUPPORTED, "dumb http transport does not "
+					    "support shallow capabilities");
 		if ((err = choose_head(c)) || (err = choose_wants(c)) || (err = create_repo(c)))
 			return err;
 		if (!c->nwants) {
@@ -463,6 +471,18 @@ static int clone_next(struct wg_remote_op *op)
 				return err;
 			return WG_ITEROVER;
 		}
+		if (c->d.dumb) {
+			/* A --filter is not applied (git's dumb clone too
+			 * fetches everything, and writes the partial-clone
+			 * config all the same). */
+			if ((err = wg_dumb_fetch_new(&c->dumb, op, c->repo, c->d.url)))
+				return err;
+			for (size_t i = 0; i < c->nwants; i++)
+				if ((err = wg_dumb_fetch_want(c->dumb, &c->wants[i])))
+					return err;
+			c->state = CLONE_DUMB;
+			return clone_next(op);
+		}
 		c->state = CLONE_NEED_FETCH;
 		/* fall through */
 	case CLONE_NEED_FETCH:
@@ -470,6 +490,13 @@ static int clone_next(struct wg_remote_op *op)
 			return err;
 		c->state = CLONE_FETCHING;
 		return 0;
+	case CLONE_DUMB:
+		err = wg_dumb_fetch_next_request(c->dumb);
+		if (err != WG_ITEROVER)
+			return err;
+		if ((err = complete(c)))
+			return err;
+		return WG_ITEROVER;
 	case CLONE_DONE:
 		return WG_ITEROVER;
 	default:
@@ -483,6 +510,8 @@ static int clone_begin(struct wg_remote_op *op, int status, const char *type)
 
 	if (c->state == CLONE_DISCOVERY)
 		return wg_discovery_response_begin(&c->d, op, status, type);
+	if (c->state == CLONE_DUMB)
+		return wg_dumb_fetch_response_begin(c->dumb, status, type);
 	return wg_remote_check_response(c->d.url, status, type,
 					"application/x-git-upload-pack-result");
 }
@@ -511,6 +540,8 @@ static int clone_feed(struct wg_remote_op *op, const void *data, size_t len)
 
 	if (c->state == CLONE_DISCOVERY)
 		return wg_discovery_feed(&c->d, data, len);
+	if (c->state == CLONE_DUMB)
+		return wg_dumb_fetch_feed(c->dumb, data, len);
 	return wg_pack_receiver_feed(&c->rcv, data, len);
 }
 
@@ -523,6 +554,8 @@ static int clone_end(struct wg_remote_op *op)
 
 	if (c->state == CLONE_DISCOVERY)
 		return wg_discovery_response_end(&c->d);
+	if (c->state == CLONE_DUMB)
+		return wg_dumb_fetch_response_end(c->dumb);
 	if ((err = wg_pack_receiver_finish(&c->rcv, &got_pack, pack_hash)))
 		return err;
 	if (!got_pack)
@@ -541,6 +574,7 @@ static void clone_free(struct wg_remote_op *op)
 	bool unpublished = c->repo && wg_repo_unpublished(c->repo);
 
 	wg_pack_receiver_release(&c->rcv);
+	wg_dumb_fetch_free(c->dumb);
 	wg_link_check_release(&c->links);
 	wg_repo_free(c->repo);  /* removes an unpublished clone's staging */
 	if ((c->created && c->state != CLONE_DONE) || (unpublished && c->existed)) {
@@ -649,6 +683,7 @@ int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
 		clone_free(&c->base);
 		return err;
 	}
+	c->d.allow_dumb = true;
 	*out = &c->base;
 	return 0;
 }

@@ -3,8 +3,10 @@
  * v0/v1 accepted), then ls-refs when the server speaks v2. */
 #include "remote/operation_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "remote/dumb_refs.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/url.h"
@@ -57,6 +59,8 @@ void wg_discovery_release(struct wg_discovery *d)
 	wg_free(d->url);
 	wg_advertisement_free(d->adv);
 	wg_ls_refs_parser_free(d->ls);
+	wg_buf_release(&d->dumb_body);
+	wg_remote_ref_list_release(&d->dumb_refs);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -96,6 +100,13 @@ int wg_discovery_next_request(struct wg_discovery *d, struct wg_remote_op *op)
 			return err;
 		wg_ls_refs_parser_set_limits(d->ls, wg_remote_op_limits(op, d->limits));
 		d->state = WG_DISCOVERY_LS_REFS;
+		return 0;
+	case WG_DISCOVERY_NEED_DUMB_HEAD:
+		wg_buf_reset(&op->body);
+		if ((err = wg_remote_op_set_request(op, "GET", d->url, "/HEAD",
+						    receive_pack_headers, 1)))
+			return err;
+		d->state = WG_DISCOVERY_DUMB_HEAD;
 		return 0;
 	case WG_DISCOVERY_DONE:
 		return WG_ITEROVER;
@@ -143,18 +154,49 @@ int wg_discovery_response_begin(struct wg_discovery *d, struct wg_remote_op *op,
 	if (d->state == WG_DISCOVERY_INFO_REFS && op->response_url.len &&
 	    (err = move_base(d, op)))
 		return err;
-	if (d->state == WG_DISCOVERY_INFO_REFS)
-		return wg_remote_check_response(d->url, status, content_type, d->receive_pack ?
-						"application/x-git-receive-pack-advertisement" :
-						"application/x-git-upload-pack-advertisement");
+	if (d->state == WG_DISCOVERY_INFO_REFS) {
+		err = wg_remote_check_response(d->url, status, content_type, d->receive_pack ?
+					       "application/x-git-receive-pack-advertisement" :
+					       "application/x-git-upload-pack-advertisement");
+		/* git's rule: a 200 that is not the service's advertisement
+		 * comes from a static host, and is its info/refs file */
+		if (err == WG_EUNSUPPORTED && status == 200 && d->allow_dumb &&
+		    !d->receive_pack) {
+			wg_error_clear();
+			d->dumb = true;
+			wg_buf_reset(&d->dumb_body);
+			return 0;
+		}
+		return err;
+	}
+	if (d->state == WG_DISCOVERY_DUMB_HEAD) {
+		/* as git: a HEAD the host does not serve is simply not
+		 * among the refs (a clone then has no default branch) */
+		d->dumb_status = status;
+		wg_buf_reset(&d->dumb_body);
+		return 0;
+	}
 	return wg_remote_check_response(d->url, status, content_type,
 					"application/x-git-upload-pack-result");
 }
 
 int wg_discovery_feed(struct wg_discovery *d, const void *data, size_t len)
 {
+	const struct wg_limits *l = wg_limits_or_default(d->limits);
 	int err;
 
+	if (d->dumb && (d->state == WG_DISCOVERY_INFO_REFS || d->state == WG_DISCOVERY_DUMB_HEAD)) {
+		uint64_t max = d->state == WG_DISCOVERY_DUMB_HEAD ? 4096 :
+			       l->max_advertisement_bytes;
+		if (d->state == WG_DISCOVERY_DUMB_HEAD && d->dumb_status != 200)
+			return 0;
+		if (max && d->dumb_body.len + len > max)
+			return wg_error_set(WG_ELIMIT, "%s/%s is larger than %llu bytes", d->url,
+					    d->state == WG_DISCOVERY_DUMB_HEAD ? "HEAD" :
+					    "info/refs", (unsigned long long)max);
+		return wg_buf_add(&d->dumb_body, data, len) ?
+		       wg_error_set(WG_ENOMEM, "out of memory") : 0;
+	}
 	if (d->state == WG_DISCOVERY_INFO_REFS)
 		err = wg_advertisement_feed(d->adv, data, len);
 	else
@@ -162,10 +204,105 @@ int wg_discovery_feed(struct wg_discovery *d, const void *data, size_t len)
 	return err == WG_ENEEDMORE ? 0 : err;
 }
 
+/* info/refs of a static host, as version 0 refs. */
+static int dumb_refs_end(struct wg_discovery *d)
+{
+	struct wg_dumb_refs dr = WG_DUMB_REFS_INIT;
+	int err;
+
+	if ((err = wg_dumb_refs_parse(&dr, (const char *)d->dumb_body.data, d->dumb_body.len,
+				      wg_limits_or_default(d->limits)))) {
+		char why[512];
+		wg_dumb_refs_release(&dr);
+		if (err != WG_ECORRUPT)
+			return err;
+		/* git's words, and ours: what the answer was not */
+		snprintf(why, sizeof(why), "%s", wg_error_message());
+		return wg_error_set(WG_ECORRUPT, "%s/info/refs not valid: is this a git "
+				    "repository? (not a smart Git HTTP server, and not a "
+				    "static host's info/refs either: %s)", d->url, why);
+	}
+	d->algo = dr.algo ? dr.algo : d->expected ? d->expected :
+		  wg_hash_algo_by_id(WG_HASH_SHA1);
+	if (d->expected && d->algo != d->expected) {
+		err = wg_error_set(WG_EUNSUPPORTED, "the remote repository uses %s object ids "
+				   "but the local repository uses %s; the two cannot exchange "
+				   "objects", d->algo->name, d->expected->name);
+		wg_dumb_refs_release(&dr);
+		return err;
+	}
+	for (size_t i = 0; i < dr.nr && !err; i++) {
+		struct wg_remote_ref r;
+		memset(&r, 0, sizeof(r));
+		if (!(r.name = wg_strdup(dr.refs[i].name))) {
+			err = wg_error_set(WG_ENOMEM, "out of memory");
+			break;
+		}
+		r.oid = dr.refs[i].oid;
+		r.has_peeled = dr.refs[i].has_peeled;
+		r.peeled = dr.refs[i].peeled;
+		err = wg_remote_ref_list_add(&d->dumb_refs, &r);
+	}
+	wg_dumb_refs_release(&dr);
+	if (err)
+		return err;
+	d->version = 0;
+	d->caps = NULL;
+	d->state = WG_DISCOVERY_NEED_DUMB_HEAD;
+	return 0;
+}
+
+/* The HEAD file: "ref: <name>" becomes HEAD with that symref target and
+ * the id info/refs gives the name (git's resolve_remote_symref: a target
+ * it does not list, or a file it cannot read, leaves HEAD out); an id is
+ * a detached HEAD. */
+static int dumb_head_end(struct wg_discovery *d)
+{
+	struct wg_remote_ref r;
+	char *symref = NULL;
+	int err;
+
+	memset(&r, 0, sizeof(r));
+	d->refs = &d->dumb_refs;
+	d->state = WG_DISCOVERY_DONE;
+	if (d->dumb_status != 200)
+		return 0;
+	if (wg_dumb_head_parse(&symref, &r.oid, d->algo, (const char *)d->dumb_body.data,
+			       d->dumb_body.len)) {
+		wg_error_clear();
+		return 0;
+	}
+	if (symref) {
+		const struct wg_remote_ref *t = wg_remote_ref_list_find(&d->dumb_refs, symref);
+		if (!t) {
+			wg_free(symref);
+			return 0;
+		}
+		r.oid = t->oid;
+		r.symref_target = symref;
+	}
+	if (!(r.name = wg_strdup("HEAD"))) {
+		wg_free(symref);
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	}
+	if ((err = wg_remote_ref_list_add(&d->dumb_refs, &r)))
+		return err;
+	/* first, where git puts it (ls-remote prints it there) */
+	r = d->dumb_refs.refs[d->dumb_refs.nr - 1];
+	memmove(d->dumb_refs.refs + 1, d->dumb_refs.refs,
+		(d->dumb_refs.nr - 1) * sizeof(*d->dumb_refs.refs));
+	d->dumb_refs.refs[0] = r;
+	return 0;
+}
+
 int wg_discovery_response_end(struct wg_discovery *d)
 {
 	int err;
 
+	if (d->dumb && d->state == WG_DISCOVERY_INFO_REFS)
+		return dumb_refs_end(d);
+	if (d->state == WG_DISCOVERY_DUMB_HEAD)
+		return dumb_head_end(d);
 	if (d->state == WG_DISCOVERY_INFO_REFS) {
 		if ((err = wg_advertisement_finish(d->adv)))
 			return err;

@@ -86,6 +86,7 @@ int wg_ls_remote_new(struct wg_remote_op **out, const char *url,
 	if ((err = wg_discovery_init(&lr->d, url, NULL)) ||
 	    (err = wg_remote_op_set_credentials(&lr->base, url)))
 		goto fail;
+	lr->d.allow_dumb = true;   /* git ls-remote reads a static host too */
 	if (opts && opts->nprefixes) {
 		if (!(lr->prefixes = wg_calloc(opts->nprefixes, sizeof(char *)))) {
 			err = wg_error_set(WG_ENOMEM, "out of memory");

@@ -75,6 +75,8 @@ enum wg_discovery_state {
 	WG_DISCOVERY_INFO_REFS,       /* waiting for the advertisement */
 	WG_DISCOVERY_NEED_LS_REFS,
 	WG_DISCOVERY_LS_REFS,         /* waiting for the ls-refs response */
+	WG_DISCOVERY_NEED_DUMB_HEAD,  /* a static host: its HEAD file next */
+	WG_DISCOVERY_DUMB_HEAD,       /* waiting for HEAD */
 	WG_DISCOVERY_DONE,
 };
 
@@ -93,7 +95,18 @@ struct wg_discovery {
 	int version;                            /* 0, 1 or 2 once known */
 	const struct wg_hash_algo *algo;        /* the remote's object format */
 	const struct wg_caps *caps;             /* owned by adv */
-	const struct wg_remote_ref_list *refs;  /* owned by adv or ls */
+	const struct wg_remote_ref_list *refs;  /* owned by adv, ls or dumb_refs */
+	/* A static host ("dumb" HTTP, gitprotocol-http.adoc "Dumb Clients"):
+	 * with allow_dumb, an info/refs answer that is not a smart
+	 * advertisement is read as `git update-server-info` writes it, then
+	 * HEAD is asked for, as git does; `dumb` says so, and the refs come
+	 * in version 0's shape (HEAD with its symref target when the HEAD
+	 * file names a ref that info/refs lists). */
+	bool allow_dumb;
+	bool dumb;
+	int dumb_status;                        /* of the HEAD response */
+	struct wg_buf dumb_body;
+	struct wg_remote_ref_list dumb_refs;
 };
 
 int wg_discovery_init(struct wg_discovery *d, const char *url,

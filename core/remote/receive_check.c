@@ -121,7 +121,7 @@ static int read_blob(struct wg_receive_check *rc, struct wg_indexer *ix,
 	size_t size;
 	int err;
 
-	if (wg_indexer_find(ix, oid) != WG_OBJ_NONE)
+	if (ix && wg_indexer_find(ix, oid) != WG_OBJ_NONE)
 		return wg_indexer_read(ix, oid, type, out, max);
 	/* Not fetched lazily: a partial clone leaves it out on purpose. */
 	if (wg_odb_exists(odb, oid) <= 0)

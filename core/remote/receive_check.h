@@ -50,7 +50,9 @@ void wg_receive_check_release(struct wg_receive_check *rc);
 /* The fsck options for the indexer (wg_indexer_options.fsck); NULL when
  * the check is off. */
 const struct wg_fsck_options *wg_receive_check_fsck(struct wg_receive_check *rc);
-/* The blob checks, from the indexer's before_install hook. */
+/* The blob checks, from the indexer's before_install hook (ix: the pack
+ * being installed), or with ix NULL once what was received is in the
+ * repository (the dumb walker, whose objects come in several parts). */
 int wg_receive_check_blobs(struct wg_receive_check *rc, struct wg_indexer *ix);
 
 #endif

@@ -7,6 +7,7 @@
 #include "odb/reachable.h"
 #include "refs/refdb.h"
 #include "refs/refname.h"
+#include "remote/dumb_fetch.h"
 #include "remote/negotiator.h"
 #include "remote/promisor_fetch.h"
 #include "remote/operation_internal.h"
@@ -23,7 +24,7 @@
 #define FIRST_BATCH 32
 #define MAX_BATCH 256
 
-enum rf_state { RF_DISCOVERY = 0, RF_NEGOTIATE, RF_WAITING, RF_BACKFILL, RF_DONE };
+enum rf_state { RF_DISCOVERY = 0, RF_NEGOTIATE, RF_WAITING, RF_BACKFILL, RF_DUMB, RF_DONE };
 
 struct rf_update {
 	struct wg_remote_fetch_update pub;
@@ -72,6 +73,10 @@ struct rfetch {
 	struct wg_pack_receiver *cur;         /* the one receiving */
 	size_t nfirst_wants;                  /* wants[0..n): the first request's */
 	uint64_t pack_bytes;
+	/* A static host: its walker, and whether the followed tags were
+	 * asked of it once what the first walk brought was known. */
+	struct wg_dumb_fetch *dumb;
+	bool dumb_backfilled;
 };
 
 #define RF(op) ((struct rfetch *)(op))
@@ -786,6 +791,63 @@ static int backfill_request(struct rfetch *f)
 	return send_request(f, &f->tags_rcv, &args);
 }
 
+/* --- a static host --------------------------------------------------------------------- */
+
+static int dumb_start(struct wg_remote_op *op)
+{
+	struct rfetch *f = RF(op);
+	int err;
+
+	struct wg_ref_iter *it;
+	const struct wg_ref *r;
+
+	if ((err = wg_dumb_fetch_new(&f->dumb, op, f->repo, f->d.url)) ||
+	    (err = wg_refdb_iter_new(&it, wg_repo_refdb(f->repo), "")))
+		return err;
+	/* what our refs name is complete (the connectivity check in apply()
+	 * relies on the same) */
+	while (!(err = wg_ref_iter_next(&r, it)))
+		if (!r->symbolic && (err = wg_dumb_fetch_have(f->dumb, &r->oid)))
+			break;
+	wg_ref_iter_free(it);
+	if (err != WG_ITEROVER)
+		return err;
+	for (size_t i = 0; i < f->nwants; i++)
+		if ((err = wg_dumb_fetch_want(f->dumb, &f->wants[i])))
+			return err;
+	f->state = RF_DUMB;
+	return 0;
+}
+
+/* The walk went as far as it could: the followed tags whose objects
+ * are missing while what they name is here now are walked too (git's
+ * second fetch for them), then the refs move. */
+static int dumb_next(struct rfetch *f)
+{
+	size_t ntags = 0;
+	int err;
+
+	for (;;) {
+		err = wg_dumb_fetch_next_request(f->dumb);
+		if (err != WG_ITEROVER)
+			return err;
+		if (f->dumb_backfilled)
+			break;
+		f->dumb_backfilled = true;
+		f->nfirst_wants = f->nwants;
+		if ((err = tags_to_backfill(f, &ntags)))
+			return err;
+		for (size_t i = f->nfirst_wants; i < f->nwants; i++)
+			if ((err = wg_dumb_fetch_want(f->dumb, &f->wants[i])))
+				return err;
+		if (!ntags)
+			break;
+	}
+	if ((err = apply(f)))
+		return err;
+	return WG_ITEROVER;
+}
+
 /* --- the operation ----------------------------------------------------------------------- */
 
 static int rf_next(struct wg_remote_op *op)
@@ -805,6 +867,11 @@ static int rf_next(struct wg_remote_op *op)
 				return err;
 			return WG_ITEROVER;
 		}
+		if (f->d.dumb) {
+			if ((err = dumb_start(op)))
+				return err;
+			goto dumb;
+		}
 		if ((err = start_negotiation(f)))
 			return err;
 		f->state = RF_NEGOTIATE;
@@ -819,11 +886,26 @@ static int rf_next(struct wg_remote_op *op)
 			return err;
 		f->state = RF_WAITING;
 		return 0;
+	case RF_DUMB:
+	dumb:
+		err = dumb_next(f);
+		/* all or nothing: if no ref moved, what the walk stored goes */
+		if (err && err != WG_ITEROVER && refs_unmoved(f))
+			wg_dumb_fetch_discard(f->dumb);
+		return err;
 	case RF_DONE:
 		return WG_ITEROVER;
 	default:
 		return wg_error_set(WG_EINVALID, "fetch: a response is still expected");
 	}
+}
+
+/* A failed walk leaves nothing (no ref has moved yet). */
+static int dumb_failed(struct rfetch *f, int err)
+{
+	if (err)
+		wg_dumb_fetch_discard(f->dumb);
+	return err;
 }
 
 static int rf_begin(struct wg_remote_op *op, int status, const char *type)
@@ -832,6 +914,8 @@ static int rf_begin(struct wg_remote_op *op, int status, const char *type)
 
 	if (f->state == RF_DISCOVERY)
 		return wg_discovery_response_begin(&f->d, op, status, type);
+	if (f->state == RF_DUMB)
+		return dumb_failed(f, wg_dumb_fetch_response_begin(f->dumb, status, type));
 	return wg_remote_check_response(f->d.url, status, type,
 					"application/x-git-upload-pack-result");
 }
@@ -842,6 +926,8 @@ static int rf_feed(struct wg_remote_op *op, const void *data, size_t len)
 
 	if (f->state == RF_DISCOVERY)
 		return wg_discovery_feed(&f->d, data, len);
+	if (f->state == RF_DUMB)
+		return dumb_failed(f, wg_dumb_fetch_feed(f->dumb, data, len));
 	return wg_pack_receiver_feed(f->cur, data, len);
 }
 
@@ -855,6 +941,8 @@ static int rf_end(struct wg_remote_op *op)
 
 	if (f->state == RF_DISCOVERY)
 		return wg_discovery_response_end(&f->d);
+	if (f->state == RF_DUMB)
+		return dumb_failed(f, wg_dumb_fetch_response_end(f->dumb));
 	if ((err = wg_pack_receiver_finish(f->cur, &got_pack, hash)))
 		goto fail;
 	if (!got_pack) {
@@ -896,6 +984,7 @@ static void rf_free(struct wg_remote_op *op)
 
 	wg_pack_receiver_release(&f->rcv);
 	wg_pack_receiver_release(&f->tags_rcv);
+	wg_dumb_fetch_free(f->dumb);
 	wg_negotiator_free(f->neg);
 	wg_discovery_release(&f->d);
 	for (size_t i = 0; i < f->nspecs; i++) {
@@ -1087,6 +1176,7 @@ int wg_remote_fetch_new(struct wg_remote_op **out, struct wg_repo *repo, const c
 	if ((err = sl.err) || (err = wg_discovery_init(&f->d, f->url, wg_repo_algo(repo))) ||
 	    (err = add_prefixes(f, tags, follow_head)))
 		goto fail;
+	f->d.allow_dumb = true;
 	wg_buf_release(&key);
 	*out = &f->base;
 	return 0;
