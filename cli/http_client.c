@@ -7,7 +7,8 @@
  *   response.c  the sans-IO response parser; head.c: status line, fields
  *   request.c   checking a request and writing its head, sans-IO
  *   gzip.c      gzip of request bodies, gunzip of responses
- *   auth.c      credentials, the Authorization header, 401 challenges
+ *   auth.c      credentials, the Authorization header, 401 challenges,
+ *               the caller's credential source
  *   upload.c    request bodies on the wire: in memory, or streamed as chunks
  *   proxy.c     http_proxy & co., CONNECT tunnels; noproxy.c: no_proxy
  *   retry.c     Retry-After on 429 and 503
@@ -387,6 +388,7 @@ int http_client_send(struct http_client *c, const struct http_request *req,
 	int rc;
 
 	*out = NULL;
+	c->auth.refused = false;
 	if (c->body_pending)
 		conn_close(c);  /* the last body was left unread */
 	if (!method)
@@ -502,6 +504,8 @@ int http_client_send(struct http_client *c, const struct http_request *req,
 		}
 		break;
 	}
+	if (!rc)
+		http_auth_response(&c->auth, c->resp.status);
 	wg_free(url);
 	wg_free(first_url);
 	http_url_release(&cur);
@@ -525,6 +529,17 @@ int http_client_request(struct http_client *c, const struct http_request *req,
 	return http_client_read_body(c, on_body, payload);
 }
 
+
+void http_client_set_credential_source(struct http_client *client,
+				       const struct http_credential_source *src)
+{
+	client->auth.src = src;
+}
+
+bool http_client_auth_refused(const struct http_client *client)
+{
+	return client->auth.refused;
+}
 
 void http_client_set_cancel(struct http_client *client, int (*cancelled)(void))
 {
