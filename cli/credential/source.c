@@ -90,8 +90,10 @@ static int fill(void *payload, const char *const *ch, size_t n, const char *user
 		return err;
 	if (user && !c->username && !(c->username = wg_strdup(user)))
 		return wg_error_set(WG_ENOMEM, "out of memory");
-	if (complete(c))
-		return give(c, out);
+	/* The client asks only when it has nothing usable: after a first
+	 * 401, or for the next round of a multistage authentication, whose
+	 * secrets are new (git clears them and fills again). */
+	cli_credential_clear_secrets(c);
 	cli_credential_next_state(c);
 	c->multistage = false;
 	cli_credential_announce_all(c);
