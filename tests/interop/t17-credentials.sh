@@ -264,6 +264,29 @@ same_log scoped "scoped helpers"
 check "...path= was sent" grep -qx "path=git/sample-sha1-files.git" scoped.w
 check_fail "...the other host's helper never ran" grep -q "== empty" scoped.w
 
+# a helper with the capabilities: a ready Authorization (authtype and
+# credential), state[] handed back on store; and one that says quit
+cat >helpers/capable <<'EOS'
+#!/bin/sh
+{ echo "== capable $1"; cat; } >>"$CRED_LOG"
+test "$1" = get && printf 'capability[]=authtype\ncapability[]=state\nstate[]=t17:1\nauthtype=Basic\ncredential=%s\nephemeral=1\n' "$(printf 'alice:%s' "$CRED_PW" | base64)"
+exit 0
+EOS
+chmod +x helpers/capable
+G init -q --bare capable.git
+G -C capable.git config credential.helper "$T/helpers/capable"
+CRED_LOG=$T/capable.g G -C capable.git ls-remote "$plain" >/dev/null
+check "ls-remote, a helper giving authtype and credential" \
+	WLin "$T/capable.w" capable.git ls-remote "$plain"
+same_log capable "authtype, credential, state[]"
+check "...store had the capabilities and state[] back" \
+	grep -qx "state\[\]=t17:1" capable.w
+G -C capable.git config credential.helper '!f() { echo quit=1; }; f'
+G -C capable.git ls-remote "$plain" 2>quit.gerr
+check_fail "a helper saying quit" Win capable.git ls-remote "$plain"
+cp "$LAST_ERR" quit.werr
+check_same "...git's message" "grep fatal: quit.werr" "grep fatal: quit.gerr"
+
 # --- the grep ---------------------------------------------------------------------------
 check "the grep finds the secret in git's own clone (the check can fail)" \
 	grep -rq SECRET g
