@@ -12,6 +12,12 @@
 #     saying nothing of the password; a same-origin redirect works;
 #   - `fetch origin` afterwards has no credentials (none were kept) and
 #     fails with an authentication error, until the environment gives them;
+#   - credential helpers (credential.helper): each logs its action and
+#     input; git 2.53 and webgit run the same clone, push, fetch, ls-remote
+#     and their logs must be the same bytes (get/store, get/erase for a
+#     refused password, two helpers, git credential-store --file,
+#     credential.<url>.helper, useHttpPath, authtype/credential/state[]),
+#     and a refusal or a helper's quit ends with git's message;
 #   - then grep: no file of the repositories (.git included) and no
 #     captured stdout/stderr holds the secret; the same grep finds it in a
 #     clone by git (which keeps the URL as given), so it can fail.
