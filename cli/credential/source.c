@@ -145,6 +145,9 @@ static void approve(void *payload, const char *user, const char *pass)
 	if (!complete(c) || expired(c))
 		goto out;
 	cli_credential_next_state(c);
+	/* git's wwwauth[] are the last response's, and a 2xx has none (after
+	 * the prompt they are still the 401's here) */
+	cli_strlist_clear(&c->wwwauth);
 	for (size_t i = 0; i < s->cfg.helpers.n && !err; i++)
 		err = cli_credential_helper_run(c, s->cfg.helpers.v[i], "store");
 	s->approved = true;
