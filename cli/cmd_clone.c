@@ -88,6 +88,25 @@ static int finish_clone(struct wg_remote_op *op, bool checkout)
 	return wg_clone_publish(op) ? cli_fatal_core() : 0;
 }
 
+/* clone's -c settings as a config of their own, for the credential
+ * settings of the transfer (the operation itself checks and writes them);
+ * NULL when there are none or memory is short. */
+static struct wg_config *clone_config(const char *const *config, size_t n)
+{
+	struct wg_config *cfg = NULL;
+	if (!n || wg_config_new(&cfg))
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(config[i], '=');
+		char *key = eq ? wg_strndup(config[i], (size_t)(eq - config[i])) : NULL;
+		if (key)
+			wg_config_add(cfg, key, eq + 1);
+		wg_free(key);
+	}
+	wg_error_clear();
+	return cfg;
+}
+
 int cmd_clone(int argc, char **argv)
 {
 	struct wg_clone_options o = WG_CLONE_OPTIONS_INIT;
@@ -95,6 +114,7 @@ int cmd_clone(int argc, char **argv)
 	struct wg_remote_op *op = NULL;
 	const char *url = NULL, *dir = NULL, *v;
 	char *made = NULL, *shown = NULL;
+	struct wg_config *extra;
 	bool no_single_branch = false, checkout = true;
 	const char *exclude[64], *config[64];
 	size_t nexclude = 0, nconfig = 0;
@@ -174,8 +194,12 @@ int cmd_clone(int argc, char **argv)
 	/* caught from here to the end, so that a signal never ends the
 	 * process between the transfer and the clone's own cleanup */
 	cli_interrupt_catch();
+	/* the new repository does not exist yet: credential.* settings come
+	 * from the user's files and -c, as the new config would have them */
+	extra = clone_config(config, nconfig);
 	if (!(err = wg_clone_new(&op, url, dir, &o)))
-		err = cli_remote_run(op, shown);
+		err = cli_remote_run_in(op, shown, NULL, extra);
+	wg_config_free(extra);
 	if (!err && !progress.silent && wg_clone_was_empty(op))
 		fprintf(stderr, "warning: You appear to have cloned an empty repository.\n");
 	if (err) {

@@ -99,7 +99,7 @@ int cmd_fetch(int argc, char **argv)
 	o.progress_payload = &progress;
 	o.quiet = progress.quiet;
 	if (wg_remote_fetch_new(&op, repo, remote, &o) ||
-	    cli_remote_run(op, (url = wg_remote_fetch_url(op)))) {
+	    cli_remote_run_in(op, (url = wg_remote_fetch_url(op)), repo, NULL)) {
 		rc = cli_fatal_core();
 		wg_remote_op_free(op);
 		wg_repo_free(repo);

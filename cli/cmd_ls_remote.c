@@ -36,6 +36,7 @@ int cmd_ls_remote(int argc, char **argv)
 	const char *prefixes[2];
 	struct wg_remote_op *op = NULL;
 	const struct wg_remote_ref_list *refs;
+	struct wg_repo *repo = NULL;
 	bool heads = false, tags = false, refs_only = false, symref = false;
 	const char *url = NULL;
 	char *shown;
@@ -68,12 +69,19 @@ int cmd_ls_remote(int argc, char **argv)
 	o.progress_payload = &progress;
 	if (!(shown = wg_url_redact_dup(url)))
 		return cli_fatal("out of memory");
+	/* inside a repository its credential.* settings apply, as in git */
+	if (wg_repo_discover(&repo, ".")) {
+		repo = NULL;
+		wg_error_clear();
+	}
 	/* the credentials in the URL go with the operation's requests */
-	if (wg_ls_remote_new(&op, url, &o) || cli_remote_run(op, shown)) {
+	if (wg_ls_remote_new(&op, url, &o) || cli_remote_run_in(op, shown, repo, NULL)) {
 		wg_remote_op_free(op);
+		wg_repo_free(repo);
 		wg_free(shown);
 		return cli_fatal_core();
 	}
+	wg_repo_free(repo);
 	wg_free(shown);
 	refs = wg_ls_remote_refs(op);
 	for (size_t k = 0; k < refs->nr && !rc; k++) {

@@ -122,7 +122,7 @@ int cmd_push(int argc, char **argv)
 	o.progress_payload = &progress;
 	o.quiet = progress.quiet;
 	if (wg_remote_push_new(&op, repo, argv[i], specs, nspecs, &o) ||
-	    cli_remote_run(op, wg_remote_push_url(op))) {
+	    cli_remote_run_in(op, wg_remote_push_url(op), repo, NULL)) {
 		rc = cli_fatal_core();
 		wg_remote_op_free(op);
 		wg_repo_free(repo);

@@ -7,7 +7,8 @@
  *   response.c  the sans-IO response parser; head.c: status line, fields
  *   request.c   checking a request and writing its head, sans-IO
  *   gzip.c      gzip of request bodies, gunzip of responses
- *   auth.c      credentials, the Authorization header, 401 challenges
+ *   auth.c      credentials, the Authorization header, 401 challenges,
+ *               the caller's credential source
  *   upload.c    request bodies on the wire: in memory, or streamed as chunks
  *   proxy.c     http_proxy & co., CONNECT tunnels; noproxy.c: no_proxy
  *   retry.c     Retry-After on 429 and 503
@@ -379,13 +380,15 @@ static int exchange(struct http_client *c, const char *method, const struct http
 /* A redirect of a request that may leave the origin went to another one:
  * the client now talks to `to`'s origin, and nothing that belonged to the
  * old one goes along. The connection is closed, the proxy is chosen again
- * (no_proxy may say otherwise for the new host), and the credentials are
- * dropped: those from the URL were given for the old origin, and a token
- * (WEBGIT_HTTP_BEARER) would otherwise be sent unasked. Basic credentials
- * from the environment stay, sent only when the new origin asks (a 401),
- * as a credential helper answers for any host. */
+ * (no_proxy may say otherwise for the new host), and the credentials start
+ * over: those from the URL and those the source gave were for the old
+ * origin, and a token (WEBGIT_HTTP_BEARER) would be sent unasked. Basic
+ * credentials from the environment stay, sent only when the new origin
+ * asks (a 401), as a credential helper answers for any host; the source
+ * is asked again for the new host then. */
 static int move_origin(struct http_client *c, const struct http_url *to)
 {
+	const struct http_credential_source *src = c->auth.src;
 	struct http_url base;
 	char *shown = http_url_display(to);
 	int rc;
@@ -401,15 +404,13 @@ static int move_origin(struct http_client *c, const struct http_url *to)
 	c->base = base;
 	wg_free(c->base_display);
 	c->base_display = shown;
-	wg_url_free_secret(c->auth.bearer);
-	c->auth.bearer = NULL;
-	if (c->auth.from_url) {
-		wg_url_free_secret(c->auth.user);
-		wg_url_free_secret(c->auth.pass);
-		c->auth.user = c->auth.pass = NULL;
-		c->auth.from_url = false;
-	}
-	c->auth.basic_active = false;
+	http_auth_release(&c->auth);
+	rc = http_auth_init(&c->auth, &c->base);
+	wg_url_free_secret(c->auth.authz);
+	c->auth.authz = NULL;
+	c->auth.src = src;
+	if (rc)
+		return rc;
 	http_proxy_release(&c->proxy);
 	return http_proxy_from_env(&c->proxy, &c->base);
 }
@@ -430,6 +431,7 @@ int http_client_send(struct http_client *c, const struct http_request *req,
 	int rc;
 
 	*out = NULL;
+	c->auth.refused = false;
 	if (c->body_pending)
 		conn_close(c);  /* the last body was left unread */
 	if (!method)
@@ -557,6 +559,8 @@ int http_client_send(struct http_client *c, const struct http_request *req,
 		}
 		break;
 	}
+	if (!rc)
+		http_auth_response(&c->auth, c->resp.status);
 	wg_free(url);
 	wg_free(first_url);
 	http_url_release(&cur);
@@ -580,6 +584,17 @@ int http_client_request(struct http_client *c, const struct http_request *req,
 	return http_client_read_body(c, on_body, payload);
 }
 
+
+void http_client_set_credential_source(struct http_client *client,
+				       const struct http_credential_source *src)
+{
+	client->auth.src = src;
+}
+
+bool http_client_auth_refused(const struct http_client *client)
+{
+	return client->auth.refused;
+}
 
 void http_client_set_cancel(struct http_client *client, int (*cancelled)(void))
 {

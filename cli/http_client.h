@@ -14,6 +14,16 @@
  * streams through http_client_read_body() in whatever pieces arrive,
  * de-chunked and gunzipped. http_client_request() does both in one call.
  *
+ * Credentials, first found wins: the URL's user information; the
+ * environment (below); on a 401, the credential source the caller set
+ * (http_client_set_credential_source(): the command line's is git's
+ * credential helpers, cli/credential/helper.h); else a prompt on a
+ * terminal. Basic goes out only once the server asked for it; the source
+ * hears whether what it gave (or what the prompt got) worked. They never
+ * go to another origin: when a request moves the client to another one
+ * (follow_other_origins), those of the URL, the source's and a token are
+ * dropped, and the new origin's 401 asks the source again.
+ *
  * Environment (read when the client is opened):
  *   WEBGIT_HTTP_USER, WEBGIT_HTTP_PASSWORD   Basic credentials (credentials
  *                                            in the URL take precedence)
@@ -34,7 +44,8 @@
  * a malformed response, WG_EUNSUPPORTED for what this client does not do
  * (another scheme, a cross-origin redirect not allowed, an unknown
  * Content-Encoding), WG_EINVALID for a bad request from the caller,
- * WG_ERROR for a refused authentication or too many redirects. Messages never contain passwords
+ * WG_EAUTH for credentials missing or refused, WG_ERROR for too many
+ * redirects. Messages never contain passwords
  * or tokens: URLs in them are printed without their user information. */
 #ifndef WG_CLI_HTTP_CLIENT_H
 #define WG_CLI_HTTP_CLIENT_H
@@ -114,6 +125,32 @@ struct http_client_stats {
 	                            the server had closed the kept-alive one */
 };
 
+/* Credentials the client gets from its caller on a 401. */
+struct http_credential {
+	char *user;          /* Basic user name and password; NULL: unknown */
+	char *pass;
+	char *authorization; /* or a whole Authorization value "<type> <credentials>" */
+	bool multistage;     /* a 401 to them asks again rather than failing */
+};
+
+struct http_credential_source {
+	/* On a 401 while the client has no complete credentials: fill *out
+	 * (the client takes over, and wipes, the strings set) with what the
+	 * source has; the terminal prompt asks for what is still missing.
+	 * `challenges`: the 401's WWW-Authenticate values in order; `user`:
+	 * the user name already known, or NULL. A negative return ends the
+	 * request with that error. */
+	int (*fill)(void *payload, const char *const *challenges, size_t n, const char *user,
+		    struct http_credential *out);
+	/* The first 2xx response to a request that carried them (once per
+	 * client): the user name and password sent, or NULL for an
+	 * authorization the source gave. */
+	void (*approve)(void *payload, const char *user, const char *pass);
+	/* They were refused (a 401 again); `challenges` as for fill. */
+	void (*reject)(void *payload, const char *const *challenges, size_t n);
+	void *payload;
+};
+
 /* Open a client for the origin of `base_url` (http:// or https://, with
  * optional percent-encoded "user:password@"). Connects lazily, on the
  * first request. */
@@ -121,6 +158,12 @@ int http_client_new(struct http_client **out, const char *base_url);
 /* `cancelled` is asked whenever a wait on the socket is interrupted by a
  * signal; nonzero makes the request fail ("interrupted"). */
 void http_client_set_cancel(struct http_client *client, int (*cancelled)(void));
+/* Ask `src` (which must outlive the client; NULL: none) on a 401. */
+void http_client_set_credential_source(struct http_client *client,
+				       const struct http_credential_source *src);
+/* Did the last request fail because the server refused the credentials
+ * sent (rather than for want of any)? */
+bool http_client_auth_refused(const struct http_client *client);
 /* Close the connection and free everything; NULL is a no-op. */
 void http_client_free(struct http_client *client);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "credential/helper.h"
 #include "http_client.h"
 #include "remote/promisor_fetch.h"
 #include "util/error.h"
@@ -77,16 +78,49 @@ static int on_body(void *payload, const void *data, size_t len)
 	return 0;
 }
 
+/* git's message for refused credentials names the repository's URL with
+ * a '/' at its end. */
+static int auth_failed(const char *url)
+{
+	size_t n = strlen(url);
+	return wg_error_set(WG_EAUTH, "Authentication failed for '%s%s'", url,
+			    n && url[n - 1] == '/' ? "" : "/");
+}
+
 int cli_remote_run(struct wg_remote_op *op, const char *url)
+{
+	return cli_remote_run_in(op, url, NULL, NULL);
+}
+
+int cli_remote_run_in(struct wg_remote_op *op, const char *url, struct wg_repo *repo,
+		      const struct wg_config *extra)
 {
 	struct http_client *client = NULL;
 	const struct wg_http_request *req;
+	const struct wg_config *layers[4] = { NULL, NULL, NULL, extra };
+	struct wg_config *user[2] = { NULL, NULL };
+	struct cli_cred_source creds;
 	bool first;
 	int err;
 
-	if ((err = http_client_new(&client, url)))
+	if (repo) {
+		wg_repo_config_files(repo, layers);
+	} else {
+		wg_user_config_read(user);
+		layers[0] = user[0];
+		layers[1] = user[1];
+	}
+	err = cli_cred_source_init(&creds, url, layers, 4);
+	if (!err && (err = http_client_new(&client, url)))
+		client = NULL;
+	if (err) {
+		cli_cred_source_release(&creds);
+		wg_config_free(user[0]);
+		wg_config_free(user[1]);
 		return err;
+	}
 	http_client_set_cancel(client, cancelled);
+	http_client_set_credential_source(client, &creds.hooks);
 	cli_interrupt_catch();
 	for (first = true; !(err = wg_remote_op_next_request(op, &req)); first = false) {
 		struct http_request hr = HTTP_REQUEST_INIT;
@@ -104,8 +138,11 @@ int cli_remote_run(struct wg_remote_op *op, const char *url)
 		/* The discovery follows a repository moved to another host, as
 		 * git's http.followRedirects=initial; later requests go there. */
 		hr.follow_other_origins = first;
-		if ((err = http_client_send(client, &hr, &resp)))
+		if ((err = http_client_send(client, &hr, &resp))) {
+			if (err == WG_EAUTH && http_client_auth_refused(client))
+				err = auth_failed(url);
 			break;
+		}
 		if (resp->redirects && (err = wg_remote_op_response_url(op, resp->url)))
 			break;
 		if ((err = wg_remote_op_response_begin(op, resp->status,
@@ -120,6 +157,9 @@ int cli_remote_run(struct wg_remote_op *op, const char *url)
 			break;
 	}
 	http_client_free(client);
+	cli_cred_source_release(&creds);
+	wg_config_free(user[0]);
+	wg_config_free(user[1]);
 	cli_interrupt_release();
 	if (interrupted && err != WG_ITEROVER)
 		err = wg_error_set(WG_EIO, "interrupted by signal %d", (int)interrupted);
@@ -181,7 +221,7 @@ static int lazy_fetch(struct wg_odb *odb, const struct wg_oid *oid, void *payloa
 
 	(void)odb;
 	if (!(err = wg_promisor_fetch_new(&op, repo, oid, 1)))
-		err = cli_remote_run(op, wg_promisor_fetch_url(op));
+		err = cli_remote_run_in(op, wg_promisor_fetch_url(op), repo, NULL);
 	wg_remote_op_free(op);
 	if (err)
 		return wg_error_prefix("could not fetch %s from the promisor remote",
@@ -203,7 +243,7 @@ int cli_prefetch(struct wg_repo *repo, const struct wg_oid *oids, size_t n)
 	if (!n || !wg_repo_promisor_remote(repo))
 		return 0;
 	if (!(err = wg_promisor_fetch_new(&op, repo, oids, n)))
-		err = cli_remote_run(op, wg_promisor_fetch_url(op));
+		err = cli_remote_run_in(op, wg_promisor_fetch_url(op), repo, NULL);
 	wg_remote_op_free(op);
 	if (err)
 		return wg_error_prefix("could not fetch %zu objects from the promisor remote", n);

@@ -7,7 +7,16 @@
 #include "remote/operation.h"
 #include "repo/repo.h"
 
-/* Drive op to completion against `url`'s origin; 0 or the first error. */
+/* Drive op to completion against `url`'s origin (`url` without
+ * credentials: the operation sends those of the URL it was made with);
+ * 0 or the first error. On a 401 the credential.* settings choose git's
+ * credential helpers (cli/credential/helper.h): those of `repo` (its
+ * config and the user's files), or without a repository the user's files
+ * alone, with `extra` (clone's -c; NULL: none) over either. Credentials
+ * refused fail with git's "Authentication failed for '<url>/'". */
+int cli_remote_run_in(struct wg_remote_op *op, const char *url, struct wg_repo *repo,
+		      const struct wg_config *extra);
+/* The same without a repository or extra settings. */
 int cli_remote_run(struct wg_remote_op *op, const char *url);
 
 /* The signal (SIGINT, SIGTERM) that stopped the last run, or 0. A command

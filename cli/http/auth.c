@@ -1,6 +1,7 @@
 /* Authentication of the native HTTP client (see auth.h): where
- * credentials come from (the URL, the environment, a terminal prompt), the
- * Authorization header they become, and what a 401 asks for. */
+ * credentials come from (the URL, the environment, a credential source, a
+ * terminal prompt), the Authorization header they become, and what a 401
+ * asks for. */
 #include "http/auth.h"
 
 #include <errno.h>
@@ -103,14 +104,22 @@ int http_basic_line(struct wg_buf *out, const char *field, const char *user, con
 	return err ? wg_error_set(WG_ENOMEM, "out of memory") : 0;
 }
 
+/* A header value may hold no control character: it would end the line
+ * (and a CR or LF would let the value add header lines of its own). */
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
 int http_auth_init(struct http_auth *a, struct http_url *base)
 {
-	const char *env;
 	memset(a, 0, sizeof(*a));
 	if (base->user) {
 		a->user = base->user;
 		a->pass = base->pass;
-		a->from_url = true;
 		base->user = base->pass = NULL;
 		return 0;
 	}
@@ -123,12 +132,15 @@ int http_auth_init(struct http_auth *a, struct http_url *base)
 			if (!a->user || (p && !a->pass))
 				return wg_error_set(WG_ENOMEM, "out of memory");
 		} else if (t && *t) {
-			for (env = t; *env; env++)
-				if ((unsigned char)*env < 0x20 || *env == 0x7f)
-					return wg_error_set(WG_EINVALID, "WEBGIT_HTTP_BEARER contains a "
-							    "control character");
-			if (!(a->bearer = wg_strdup(t)))
+			struct wg_buf v = WG_BUF_INIT;
+			if (has_control(t))
+				return wg_error_set(WG_EINVALID, "WEBGIT_HTTP_BEARER contains a "
+						    "control character");
+			if (wg_buf_printf(&v, "Bearer %s", t)) {
+				wg_url_release_secret(&v);
 				return wg_error_set(WG_ENOMEM, "out of memory");
+			}
+			a->authz = (char *)wg_buf_detach(&v, NULL);
 		}
 	}
 	return 0;
@@ -138,16 +150,16 @@ void http_auth_release(struct http_auth *a)
 {
 	wg_url_free_secret(a->user);
 	wg_url_free_secret(a->pass);
-	wg_url_free_secret(a->bearer);
+	wg_url_free_secret(a->authz);
 	memset(a, 0, sizeof(*a));
 }
 
 int http_auth_add_header(const struct http_auth *a, struct wg_buf *head, bool *sent)
 {
 	*sent = false;
-	if (a->bearer) {
+	if (a->authz) {
 		*sent = true;
-		return wg_buf_printf(head, "Authorization: Bearer %s\r\n", a->bearer) ?
+		return wg_buf_printf(head, "Authorization: %s\r\n", a->authz) ?
 		       wg_error_set(WG_ENOMEM, "out of memory") : 0;
 	}
 	if (a->basic_active && a->user) {
@@ -205,6 +217,75 @@ static int prompt_credentials(struct http_auth *a, const struct http_url *base)
 	return err;
 }
 
+/* The values of the WWW-Authenticate headers, in order, for the source
+ * (git hands them to helpers as wwwauth[]). */
+static const char **challenges(const struct http_header *headers, size_t n, size_t *count)
+{
+	const char **v = wg_calloc(n ? n : 1, sizeof(*v));
+	*count = 0;
+	for (size_t i = 0; v && i < n; i++)
+		if (!strcasecmp(headers[i].name, "WWW-Authenticate"))
+			v[(*count)++] = headers[i].value;
+	return v;
+}
+
+/* Take what the source gave (the strings are ours now). */
+static int take_filled(struct http_auth *a, struct http_credential *got)
+{
+	int err = 0;
+	if (got->authorization && has_control(got->authorization))
+		err = wg_error_set(WG_EINVALID, "the credential helper's authtype or credential "
+				   "contains a control character");
+	if (!err && got->authorization) {
+		wg_url_free_secret(a->authz);
+		a->authz = got->authorization;
+		got->authorization = NULL;
+	}
+	if (!err && got->user) {
+		wg_url_free_secret(a->user);
+		a->user = got->user;
+		got->user = NULL;
+	}
+	if (!err && got->pass) {
+		wg_url_free_secret(a->pass);
+		a->pass = got->pass;
+		got->pass = NULL;
+	}
+	a->multistage = got->multistage;
+	wg_url_free_secret(got->authorization);
+	wg_url_free_secret(got->user);
+	wg_url_free_secret(got->pass);
+	return err;
+}
+
+static int ask_source(struct http_auth *a, const struct http_header *headers, size_t n)
+{
+	struct http_credential got = { NULL, NULL, NULL, false };
+	size_t nch;
+	const char **ch = challenges(headers, n, &nch);
+	int err;
+
+	if (!ch)
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	err = a->src->fill(a->src->payload, ch, nch, a->user, &got);
+	wg_free(ch);
+	/* what the source gave, and what the prompt adds, go back to it */
+	a->hooked = true;
+	if (!err)
+		err = take_filled(a, &got);
+	return err;
+}
+
+static void tell_reject(struct http_auth *a, const struct http_header *headers, size_t n)
+{
+	size_t nch;
+	const char **ch = challenges(headers, n, &nch);
+	if (ch)
+		a->src->reject(a->src->payload, ch, nch);
+	wg_free(ch);
+	a->hooked = a->approved = false;
+}
+
 int http_auth_challenge(struct http_auth *a, const struct http_url *base,
 			const struct http_header *headers, size_t n, const char *url, bool refused)
 {
@@ -212,20 +293,43 @@ int http_auth_challenge(struct http_auth *a, const struct http_url *base,
 	bool bearer = http_auth_offers(headers, n, "WWW-Authenticate", "Bearer", &any);
 	int err;
 
-	if (refused)
-		return wg_error_set(WG_ERROR, "authentication failed for %s", url);
+	if (refused) {
+		if (!(a->hooked && a->src && a->multistage && ++a->rounds < 3)) {
+			if (a->hooked && a->src)
+				tell_reject(a, headers, n);
+			a->refused = true;
+			return wg_error_set(WG_EAUTH, "authentication failed for %s", url);
+		}
+		/* a multistage authentication: the next round's credentials */
+		wg_url_free_secret(a->pass);
+		wg_url_free_secret(a->authz);
+		a->pass = a->authz = NULL;
+	}
+	if (a->src && !a->authz && !(a->user && a->pass) && (err = ask_source(a, headers, n)))
+		return err;
+	if (a->authz)
+		return 0;
 	if (any && !basic)
-		return wg_error_set(WG_ERROR, "authentication required for %s (%s)", url,
+		return wg_error_set(WG_EAUTH, "authentication required for %s (%s)", url,
 				    bearer ? "the server wants a token: set WEBGIT_HTTP_BEARER"
 					   : "the server asks for a scheme other than Basic or Bearer");
 	if (!a->user || !a->pass) {
 		if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO))
-			return wg_error_set(WG_ERROR, "authentication required for %s (put credentials "
+			return wg_error_set(WG_EAUTH, "authentication required for %s (put credentials "
 					    "in the URL, or set WEBGIT_HTTP_USER and "
-					    "WEBGIT_HTTP_PASSWORD, or WEBGIT_HTTP_BEARER)", url);
+					    "WEBGIT_HTTP_PASSWORD, or WEBGIT_HTTP_BEARER, or "
+					    "configure a credential.helper)", url);
 		if ((err = prompt_credentials(a, base)))
 			return err;
 	}
 	a->basic_active = true;
 	return 0;
+}
+
+void http_auth_response(struct http_auth *a, int status)
+{
+	if (!a->hooked || a->approved || !a->src || status < 200 || status > 299)
+		return;
+	a->approved = true;
+	a->src->approve(a->src->payload, a->authz ? NULL : a->user, a->authz ? NULL : a->pass);
 }

@@ -1,8 +1,12 @@
 /* Authentication of the native HTTP client: credentials from the URL
  * (precedence), else WEBGIT_HTTP_USER/WEBGIT_HTTP_PASSWORD or
- * WEBGIT_HTTP_BEARER, else a prompt on a terminal. Basic is sent only once
- * the server asked (as git and curl do), then on every request; a Bearer
- * token always. Secrets are wiped before their memory is freed. */
+ * WEBGIT_HTTP_BEARER, else on a 401 the credential source (git's
+ * credential helpers, set by the caller: http_client.h), else a prompt on
+ * a terminal. Basic is sent only once the server asked (as git and curl
+ * do), then on every request; a Bearer token, or the source's ready
+ * authorization, always. The source hears how what it gave (or what the
+ * prompt got) fared: approve after a 2xx, reject after a refusal. Secrets
+ * are wiped before their memory is freed. */
 #ifndef WG_CLI_HTTP_AUTH_H
 #define WG_CLI_HTTP_AUTH_H
 
@@ -10,15 +14,23 @@
 #include <stddef.h>
 
 #include "http/response.h"
+#include "http_client.h"
 #include "http/url.h"
 #include "util/buf.h"
 
 struct http_auth {
 	char *user;
 	char *pass;
-	char *bearer;
+	/* a whole Authorization value, sent with every request: "Bearer
+	 * <token>" (WEBGIT_HTTP_BEARER) or the source's "<type> <credential>" */
+	char *authz;
 	bool basic_active;
-	bool from_url;     /* user and pass came from the URL */
+	const struct http_credential_source *src;  /* NULL: none */
+	bool hooked;      /* the credentials came from src or the prompt */
+	bool approved;    /* src was told they worked */
+	bool multistage;  /* src said another round follows a 401 */
+	unsigned rounds;  /* fills after a refusal (multistage) */
+	bool refused;     /* the client failed because credentials were refused */
 };
 
 /* Take the credentials of `base` (moved out of it), or the environment's. */
@@ -36,10 +48,17 @@ int http_basic_line(struct wg_buf *out, const char *field, const char *user, con
 bool http_auth_offers(const struct http_header *headers, size_t n, const char *field,
 		      const char *scheme, bool *any);
 
-/* A 401 for `url`: 0 when the request should be sent again with Basic
- * credentials (asked for on a terminal when missing), else the error that
- * ends it. `refused`: credentials went with the request already. */
+/* A 401 for `url`: 0 when the request should be sent again with
+ * credentials (from the source, else asked for on a terminal when
+ * missing), else the error that ends it (WG_EAUTH when the server wants
+ * what we cannot give or refused what we gave). `refused`: credentials
+ * went with the request already; the source, if they were its, is told
+ * to reject them (or asked again, for a multistage authentication). */
 int http_auth_challenge(struct http_auth *a, const struct http_url *base,
 			const struct http_header *headers, size_t n, const char *url, bool refused);
+
+/* A response to a request with credentials: a 2xx approves those of the
+ * source (once per client). */
+void http_auth_response(struct http_auth *a, int status);
 
 #endif

@@ -357,20 +357,36 @@ static int open_refdb(struct wg_repo *repo)
 /* The per-user config files git reads beneath the repository's own:
  * ~/.gitconfig, then $XDG_CONFIG_HOME/git/config (or ~/.config/git/config).
  * Missing or unreadable files are simply absent. */
-static void load_user_configs(struct wg_repo *repo)
+void wg_user_config_read(struct wg_config *out[2])
 {
 	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
 	struct wg_buf p = WG_BUF_INIT;
+	out[0] = out[1] = NULL;
 	if (home && *home && !wg_buf_printf(&p, "%s/.gitconfig", home) &&
-	    wg_config_read_file(&repo->user_config[0], (const char *)p.data))
-		repo->user_config[0] = NULL;
+	    wg_config_read_file(&out[1], (const char *)p.data))
+		out[1] = NULL;
 	wg_buf_reset(&p);
 	if (((xdg && *xdg && !wg_buf_printf(&p, "%s/git/config", xdg)) ||
 	     (home && *home && !wg_buf_printf(&p, "%s/.config/git/config", home))) &&
-	    wg_config_read_file(&repo->user_config[1], (const char *)p.data))
-		repo->user_config[1] = NULL;
+	    wg_config_read_file(&out[0], (const char *)p.data))
+		out[0] = NULL;
 	wg_buf_release(&p);
 	wg_error_clear();
+}
+
+static void load_user_configs(struct wg_repo *repo)
+{
+	struct wg_config *files[2];
+	wg_user_config_read(files);
+	repo->user_config[0] = files[1];
+	repo->user_config[1] = files[0];
+}
+
+void wg_repo_config_files(struct wg_repo *repo, const struct wg_config *out[3])
+{
+	out[0] = repo->user_config[1];
+	out[1] = repo->user_config[0];
+	out[2] = repo->config;
 }
 
 int wg_repo_config_get(struct wg_repo *repo, const char *key, const char **out)

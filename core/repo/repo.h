@@ -69,6 +69,17 @@ struct wg_config *wg_repo_config(struct wg_repo *repo);
  * then ~/.gitconfig, then the XDG config. The value lives as long as the
  * repository. WG_ENOTFOUND if none has it. */
 int wg_repo_config_get(struct wg_repo *repo, const char *key, const char **out);
+/* The same files for a walk of every entry (a multi-valued key such as
+ * credential.helper), in git's reading order, lowest priority first:
+ * out[0] the XDG config, out[1] ~/.gitconfig, out[2] the repository's.
+ * An absent file is NULL. They live as long as the repository. */
+void wg_repo_config_files(struct wg_repo *repo, const struct wg_config *out[3]);
+/* The user's files alone, for a command outside any repository (git clone
+ * before the new repository exists, ls-remote <url>): out[0] the XDG
+ * config ($XDG_CONFIG_HOME/git/config, or ~/.config/git/config), out[1]
+ * ~/.gitconfig; NULL when missing or unreadable. Free each with
+ * wg_config_free(). */
+void wg_user_config_read(struct wg_config *out[2]);
 struct wg_refdb *wg_repo_refdb(struct wg_repo *repo);
 
 #endif

@@ -13,6 +13,12 @@
 #     the password; a same-origin redirect works;
 #   - `fetch origin` afterwards has no credentials (none were kept) and
 #     fails with an authentication error, until the environment gives them;
+#   - credential helpers (credential.helper): each logs its action and
+#     input; git 2.53 and webgit run the same clone, push, fetch, ls-remote
+#     and their logs must be the same bytes (get/store, get/erase for a
+#     refused password, two helpers, git credential-store --file,
+#     credential.<url>.helper, useHttpPath, authtype/credential/state[]),
+#     and a refusal or a helper's quit ends with git's message;
 #   - then grep: no file of the repositories (.git included) and no
 #     captured stdout/stderr holds the secret; the same grep finds it in a
 #     clone by git (which keeps the URL as given), so it can fail.
@@ -163,10 +169,140 @@ check "ls-remote through a same-origin redirect" \
 	W ls-remote "http://alice:$PW@${url#http://}/redirect/sample-sha1-files.git"
 check "...lists refs" grep -q "refs/heads/main" "$T/last.out"
 
+# --- credential helpers (credential.helper), against git's -------------------------------
+# Each helper logs its action and what it read; git 2.53 and webgit run the
+# same command and their logs must be the same bytes (get, then store or
+# erase, each with git's key=value lines).
+mkdir -p helpers
+cat >helpers/answer <<'EOS'
+#!/bin/sh
+# logs "== <action>" and its input; answers get with alice and $CRED_PW
+{ echo "== answer $1"; cat; } >>"$CRED_LOG"
+test "$1" = get && printf 'username=alice\npassword=%s\n' "$CRED_PW"
+exit 0
+EOS
+cat >helpers/empty <<'EOS'
+#!/bin/sh
+{ echo "== empty $1"; cat; } >>"$CRED_LOG"
+exit 0
+EOS
+chmod +x helpers/answer helpers/empty
+ANSWER=$T/helpers/answer
+EMPTY=$T/helpers/empty
+# the "!" form, as gitcredentials(7) shows it
+INLINE='!f() { { echo "== inline $1"; cat; } >>"$CRED_LOG"; test "$1" = get && printf "username=alice\npassword=%s\n" "$CRED_PW"; }; f'
+export CRED_PW=$PW
+# WL LOG ARGS / WLin LOG DIR ARGS: W / Win with the helpers logging to LOG
+WL() { local log=$1; shift; CRED_LOG=$log W "$@"; }
+WLin() { local log=$1; shift; CRED_LOG=$log Win "$@"; }
+# same_log NAME DESC: git's log (NAME.g) and webgit's (NAME.w) hold the same bytes
+same_log() { check_same "$2: the helpers saw what git's saw" "cat $1.w" "cat $1.g"; }
+
+CRED_LOG=$T/clone.g G clone -q -c credential.helper="$ANSWER" "$plain" hg
+check "clone with a helper (absolute path)" \
+	WL "$T/clone.w" clone -q -c credential.helper="$ANSWER" "$plain" hw
+same_log clone "clone"
+check "...get, then store" grep -qx "== answer store" clone.w
+check "...git fsck" G -C hw fsck --strict --no-progress
+
+c2=$(G -C hw commit-tree "$tree" -p "$new" -m "pushed through a helper")
+G -C hw update-ref refs/heads/topic2 "$c2"
+# the same commit (fixed dates) in git's clone, for git's push
+check_output "...made in git's clone too" "$c2" G -C hg commit-tree "$tree" -p "$new" -m "pushed through a helper"
+G -C hg update-ref refs/heads/topic2 "$c2"
+CRED_LOG=$T/push.g G -C hg push -q origin topic2:refs/heads/helper-g
+check "push with the repository's credential.helper" \
+	WLin "$T/push.w" hw push -q origin topic2:refs/heads/helper-w
+same_log push "push"
+check_output "...the server has it" "$c2" server rev-parse refs/heads/helper-w
+CRED_LOG=$T/fetch.g G -C hg fetch -q origin
+check "fetch with it" WLin "$T/fetch.w" hw fetch -q origin
+same_log fetch "fetch"
+CRED_LOG=$T/lsr.g G -C hg ls-remote "$plain" >/dev/null
+check "ls-remote <url> in the repository uses its helper" \
+	WLin "$T/lsr.w" hw ls-remote "$plain"
+same_log lsr "ls-remote"
+
+# a helper with a wrong password: erase, git's message, nothing left
+wrong_clone() { CRED_PW=WRONG-SECRET-2 WL "$T/wrong.w" clone -q -c credential.helper="$INLINE" "$plain" ww; }
+CRED_LOG=$T/wrong.g CRED_PW=WRONG-SECRET-2 G clone -q -c credential.helper="$INLINE" "$plain" wg 2>wrong.gerr
+check_fail "clone, the helper's password refused" \
+	wrong_clone
+
+cp "$LAST_ERR" wrong.werr
+same_log wrong "refused clone"
+check "...erase was called" grep -qx "== inline erase" wrong.w
+check_same "...git's message" "grep fatal: wrong.werr" "grep fatal: wrong.gerr"
+check "...without the password" sh -c '! grep -q SECRET wrong.werr'
+check_fail "...and no directory is left" test -e ww
+G -C hw config credential.helper "$INLINE"
+wrong_push() { CRED_PW=WRONG-SECRET-3 WLin "$T/wpush.w" hw push -q origin topic2:refs/heads/nope-w; }
+refs_before=$(G -C hw for-each-ref)
+G -C hg config credential.helper "$INLINE"
+CRED_LOG=$T/wpush.g CRED_PW=WRONG-SECRET-3 G -C hg push -q origin topic2:refs/heads/nope-g 2>/dev/null
+check_fail "push, the helper's password refused" \
+	wrong_push
+cp "$LAST_ERR" wpush.werr
+same_log wpush "refused push"
+check "...without the password" sh -c '! grep -q SECRET wpush.werr'
+check_fail "...no ref moved on the server" server rev-parse --verify -q refs/heads/nope-w
+check_output "...nor here" "$refs_before" G -C hw for-each-ref
+
+# two helpers, the first has nothing: the second answers, both store
+CRED_LOG=$T/two.g G -c credential.helper="$EMPTY" -c credential.helper="$INLINE" clone -q --bare "$plain" two-g.git
+check "two helpers, the first without an answer" \
+	WL "$T/two.w" clone -q --bare -c credential.helper="$EMPTY" -c credential.helper="$INLINE" "$plain" two-w.git
+same_log two "two helpers"
+
+# git's own credential-store as a named helper, after a helper that answers
+CRED_LOG=$T/store.g G -c credential.helper="store --file=$T/store-g" -c credential.helper="$ANSWER" \
+	clone -q --bare "$plain" store-g.git
+check "credential-store --file as a named helper" \
+	WL "$T/store.w" clone -q --bare -c credential.helper="store --file=$T/store-w" \
+	-c credential.helper="$ANSWER" "$plain" store-w.git
+same_log store "credential-store"
+check_same "...it stored what git's stores" "cat store-w" "cat store-g"
+check "...then answers alone" WL "$T/store2.w" clone -q --bare \
+	-c credential.helper="store --file=$T/store-w" "$plain" store2-w.git
+
+# credential.<url>.helper for another host is not used; useHttpPath adds path=
+CRED_LOG=$T/scoped.g G -c credential.http://other.example.helper="$EMPTY" -c credential.useHttpPath=true \
+	-c "credential.http://$host/git.helper=$ANSWER" clone -q --bare "$plain" scoped-g.git
+check "credential.<url>.helper: another host's unused, this one's used, with useHttpPath" \
+	WL "$T/scoped.w" clone -q --bare -c credential.http://other.example.helper="$EMPTY" \
+	-c credential.useHttpPath=true -c "credential.http://$host/git.helper=$ANSWER" "$plain" scoped-w.git
+same_log scoped "scoped helpers"
+check "...path= was sent" grep -qx "path=git/sample-sha1-files.git" scoped.w
+check_fail "...the other host's helper never ran" grep -q "== empty" scoped.w
+
+# a helper with the capabilities: a ready Authorization (authtype and
+# credential), state[] handed back on store; and one that says quit
+cat >helpers/capable <<'EOS'
+#!/bin/sh
+{ echo "== capable $1"; cat; } >>"$CRED_LOG"
+test "$1" = get && printf 'capability[]=authtype\ncapability[]=state\nstate[]=t17:1\nauthtype=Basic\ncredential=%s\nephemeral=1\n' "$(printf 'alice:%s' "$CRED_PW" | base64)"
+exit 0
+EOS
+chmod +x helpers/capable
+G init -q --bare capable.git
+G -C capable.git config credential.helper "$T/helpers/capable"
+CRED_LOG=$T/capable.g G -C capable.git ls-remote "$plain" >/dev/null
+check "ls-remote, a helper giving authtype and credential" \
+	WLin "$T/capable.w" capable.git ls-remote "$plain"
+same_log capable "authtype, credential, state[]"
+check "...store had the capabilities and state[] back" \
+	grep -qx "state\[\]=t17:1" capable.w
+G -C capable.git config credential.helper '!f() { echo quit=1; }; f'
+G -C capable.git ls-remote "$plain" 2>quit.gerr
+check_fail "a helper saying quit" Win capable.git ls-remote "$plain"
+cp "$LAST_ERR" quit.werr
+check_same "...git's message" "grep fatal: quit.werr" "grep fatal: quit.gerr"
+
 # --- the grep ---------------------------------------------------------------------------
 check "the grep finds the secret in git's own clone (the check can fail)" \
 	grep -rq SECRET g
-check_fail "no file of webgit's clone holds the secret (.git included)" grep -rl SECRET w
+check_fail "no file of webgit's clone holds the secret (.git included)" grep -rl SECRET w hw \
+	two-w.git scoped-w.git
 check_fail "...nor of the bare clone" grep -rl SECRET bare.git
 check_fail "...nor any failed clone's leftovers" sh -c 'grep -rl SECRET nocreds wrong missing crossed 2>/dev/null'
 check "every webgit run was captured" test "$(ls "$CAP" | grep -c '\.err$')" -ge 15
