@@ -409,6 +409,10 @@ static int move_origin(struct http_client *c, const struct http_url *to)
 	wg_url_free_secret(c->auth.authz);
 	c->auth.authz = NULL;
 	c->auth.src = src;
+	if (!rc && src && src->moved)
+		rc = src->moved(src->payload, shown);
+	else if (!rc && src)
+		c->auth.src = NULL;
 	if (rc)
 		return rc;
 	http_proxy_release(&c->proxy);
@@ -505,8 +509,11 @@ int http_client_send(struct http_client *c, const struct http_request *req,
 					rc = wg_error_set(WG_EUNSUPPORTED, "refusing the redirect from "
 							  "%s to %s: it leaves https for plain http", url,
 							  next_url ? next_url : "another origin");
-				else if (!(rc = move_origin(c, &next)))
+				else if (!(rc = move_origin(c, &next))) {
 					c->moved_origin = true;
+					/* the new origin may ask for its own */
+					auth_retried = false;
+				}
 				if (rc) {
 					wg_free(next_url);
 					http_url_release(&next);

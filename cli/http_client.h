@@ -148,6 +148,11 @@ struct http_credential_source {
 	void (*approve)(void *payload, const char *user, const char *pass);
 	/* They were refused (a 401 again); `challenges` as for fill. */
 	void (*reject)(void *payload, const char *const *challenges, size_t n);
+	/* The client moved to another origin (a redirect a request allowed):
+	 * from now on fill, approve and reject are about `url` (without user
+	 * information), as git's credential_from_url() of the new base URL.
+	 * NULL: the source is not asked again. */
+	int (*moved)(void *payload, const char *url);
 	void *payload;
 };
 

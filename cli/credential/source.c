@@ -184,6 +184,26 @@ out:
 	wg_error_clear();
 }
 
+/* The client follows the repository to another origin: what was known
+ * (and configured) for the old URL goes, the new one's is read when next
+ * needed. */
+static int moved(void *payload, const char *url)
+{
+	struct cli_cred_source *s = payload;
+	char *u = wg_strdup(url);
+
+	if (!u)
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	cli_credential_release(&s->cred);
+	cli_credential_init(&s->cred);
+	cli_cred_config_release(&s->cfg);
+	wg_free(s->url);
+	s->url = u;
+	s->configured = false;
+	s->approved = false;
+	return 0;
+}
+
 int cli_cred_source_init(struct cli_cred_source *s, const char *url,
 			 const struct wg_config *const *layers, size_t nlayers)
 {
@@ -200,6 +220,7 @@ int cli_cred_source_init(struct cli_cred_source *s, const char *url,
 	s->hooks.fill = fill;
 	s->hooks.approve = approve;
 	s->hooks.reject = reject;
+	s->hooks.moved = moved;
 	s->hooks.payload = s;
 	return 0;
 }

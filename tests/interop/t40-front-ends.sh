@@ -171,6 +171,41 @@ check "... which the old host asked for and got" grep -q "^GET /git/old.git/info
 check "... and the new host never saw" sh -c 'test -s xnew.auth && ! grep -q " yes$" xnew.auth'
 check_same "... the clone is git's" "refs g-xo" "refs w-xw"
 
+# With a credential helper and two hosts that both want credentials: git
+# 2.53 cannot clone (curl sends nothing to the new host, and git takes its
+# 401 as the old host refusing what the helper gave: it erases them).
+# webgit asks the helper for the old host, as git asks, then for the new
+# one, and stores what worked there.
+front xa --auth "pusher:secret-40"
+NEWA=$F
+front xb --auth "pusher:secret-40" --redirect "/git/old.git=$NEWA/git/r.git"
+mkdir -p hh && cat >hh/helper.sh <<'HELPER'
+#!/bin/sh
+{ echo "action=$1"; cat; echo .; } >>"$HELPER_LOG"
+[ "$1" = get ] && printf 'username=pusher\npassword=secret-40\n'
+exit 0
+HELPER
+chmod +x hh/helper.sh
+printf '[credential]\n\thelper = %s\n' "$PWD/hh/helper.sh" >hh/.gitconfig
+helped() { # LOG CMD...: run with the helper configured, without other credentials
+	local log=$1
+	shift
+	env -u WEBGIT_HTTP_USER -u WEBGIT_HTTP_PASSWORD HOME="$PWD/hh" \
+		GIT_CONFIG_GLOBAL="$PWD/hh/.gitconfig" HELPER_LOG="$PWD/$log" "$@"
+}
+check_fail "other origin, helper: git 2.53 cannot clone when both hosts ask" \
+	helped g-helper.log "$GIT" clone -q "$F/git/old.git" g-xb
+check "... git erased what worked for the old host" grep -qx "action=erase" g-helper.log
+check "other origin, helper: webgit clones" helped w-helper.log "$W" clone -q "$F/git/old.git" w-xb
+check_same "... its first question to the helper is git's" \
+	"sed -n '1,/^[.]$/p' g-helper.log" "sed -n '1,/^[.]$/p' w-helper.log"
+check_output "... then it asked for the new host and stored what worked there" \
+	"action=get host=${F#http://}
+action=get host=${NEWA#http://}
+action=store host=${NEWA#http://}" \
+	awk '/^action=/ { a = $0 } /^host=/ { print a, $0 }' w-helper.log
+check_same "... the clone is git's" "refs g-xo" "refs w-xb"
+
 # --- a lazy fetch over v0 from a server that allows no unadvertised wants ------------------
 # A blob:none clone over v0, then a read of a missing blob: the lazy fetch
 # would want the blob by id, which a v0 server only serves when it says so
