@@ -18,7 +18,8 @@
 #   6. a fuzz smoke run: the libFuzzer targets (build/fuzz, clang) replay
 #      their regression inputs and seeds, then fuzz for a few seconds each
 #      (WG_FUZZ_SECONDS, default 5; -j N targets at a time; scripts/fuzz.sh
-#      runs longer campaigns)
+#      runs longer campaigns); with the WASM build they are built in the
+#      background after the release builds, during the JS tests
 #
 # It prints one line per stage and finally "N passed, N failed", counting the
 # ctest tests of both configurations, the release builds, the interop
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
 	--no-fuzz) fuzz=0 ;;
 	-j) jobs=$2; shift ;;
 	-j*) jobs=${1#-j} ;;
-	-h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -150,20 +151,37 @@ fi
 
 # release_start: run stage 4's two release builds, one after the other, in
 # the background (each NAME's output in $LOGS/NAME-build.log, its status in
-# $LOGS/NAME-build.status); sets release_pid.
+# $LOGS/NAME-build.status), then, with the fuzz stage on, stage 6's fuzz
+# build (scripts/fuzz.sh --build-only, log in $LOGS/fuzz-build.log: the
+# JS tests leave a core idle, and the fuzz stage then only runs the
+# targets; its own build step finds them built, or builds and reports
+# what failed here); sets release_pid.
 release_pid=
 release_start() {
 	rm -f "$LOGS"/release-*-build.status
 	(
 		for b in release-native:wg_build_release_native release-wasm:wg_build_release_wasm; do
-			if WG_JOBS=$jobs "${b#*:}" "$ROOT" >"$LOGS/${b%%:*}-build.log" 2>&1; then
-				echo 0 >"$LOGS/${b%%:*}-build.status"
-			else
-				echo $? >"$LOGS/${b%%:*}-build.status"
-			fi
+			local st=0
+			WG_JOBS=$jobs "${b#*:}" "$ROOT" >"$LOGS/${b%%:*}-build.log" 2>&1 || st=$?
+			# (whole when it appears: stage 4 waits for it)
+			echo "$st" >"$LOGS/${b%%:*}-build.status.tmp"
+			mv "$LOGS/${b%%:*}-build.status.tmp" "$LOGS/${b%%:*}-build.status"
 		done
+		if [ "$fuzz" = 1 ]; then
+			scripts/fuzz.sh --build-only -j "$jobs" >"$LOGS/fuzz-build.log" 2>&1 || true
+		fi
 	) &
 	release_pid=$!
+}
+
+# release_wait: until both release builds have a status (or the background
+# job is gone); the fuzz build may go on after them.
+release_wait() {
+	while kill -0 "$release_pid" 2>/dev/null &&
+		{ [ ! -f "$LOGS/release-native-build.status" ] ||
+			[ ! -f "$LOGS/release-wasm-build.status" ]; }; do
+		sleep 1
+	done
 }
 
 # --- 3. WebAssembly, under Node ---------------------------------------------------
@@ -230,7 +248,7 @@ release_report() {
 	fi
 }
 if [ -n "$release_pid" ]; then
-	wait "$release_pid" || true
+	release_wait
 	release_report release-native
 	release_report release-wasm
 else
@@ -279,6 +297,8 @@ fi
 if [ "$fuzz" = 1 ]; then
 	log="$LOGS/fuzz.log"
 	status=0
+	# the fuzz build started in the background (stage 3) must be done
+	[ -z "$release_pid" ] || wait "$release_pid" || true
 	scripts/fuzz.sh -j "$jobs" -p "$jobs" "${WG_FUZZ_SECONDS:-5}" >"$log" 2>&1 || status=$?
 	# one row per target: "<name> <executions> <cov> <ft> <crashes>"
 	ok=0 bad=0

@@ -49,7 +49,13 @@ CRAFT="$PWD/craft.py"
 cat >"$CRAFT" <<'EOF'
 # craft.py loose GITDIR ALGO KIND NAMING   write a loose object, print its name
 # craft.py body ALGO KIND FILE             write the body (no header) of KIND
-import hashlib, os, random, sys, zlib
+# craft.py batch TEMPLATE                  for each line of stdin, in one
+#     python (and no git) for all of a format's objects:
+#     "loose DIR ALGO KIND NAMING": copy the repository TEMPLATE to DIR,
+#         write the loose object into DIR/.git as "loose" does, print
+#         "DIR NAME"
+#     "body ALGO KIND FILE": as "body" does
+import hashlib, os, random, shutil, sys, zlib
 
 def build(algo, kind):
     """Returns (content, data): content is what the 'match' name hashes,
@@ -119,26 +125,38 @@ def build(algo, kind):
         sys.exit("craft.py: unknown kind " + k)
     return simple[k], None
 
+def loose(gitdir, algo, kind, naming):
+    content, data = build(algo, kind)
+    if data is None:
+        data = zlib.compress(content)
+    if naming == "match":
+        h = hashlib.new(algo, content).hexdigest()
+    else:
+        h = hashlib.new(algo, b"misnamed " + kind.encode()).hexdigest()
+    d = os.path.join(gitdir, "objects", h[:2])
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, h[2:]), "wb") as f:
+        f.write(data)
+    return h
+
 def main():
     if sys.argv[1] == "loose":
-        gitdir, algo, kind, naming = sys.argv[2:6]
-        content, data = build(algo, kind)
-        if data is None:
-            data = zlib.compress(content)
-        if naming == "match":
-            h = hashlib.new(algo, content).hexdigest()
-        else:
-            h = hashlib.new(algo, b"misnamed " + kind.encode()).hexdigest()
-        d = os.path.join(gitdir, "objects", h[:2])
-        os.makedirs(d, exist_ok=True)
-        with open(os.path.join(d, h[2:]), "wb") as f:
-            f.write(data)
-        print(h)
+        print(loose(*sys.argv[2:6]))
+    elif sys.argv[1] == "batch":
+        for line in sys.stdin:
+            job = line.split()
+            if job[0] == "loose":
+                shutil.copytree(sys.argv[2], job[1], symlinks=True)
+                print(job[1], loose(os.path.join(job[1], ".git"), *job[2:5]))
+            else:
+                body(*job[1:4])
     else:
-        algo, kind, path = sys.argv[2:5]
-        content, _ = build(algo, kind)
-        with open(path, "wb") as f:
-            f.write(content[content.index(b"\0") + 1:])
+        body(*sys.argv[2:5])
+
+def body(algo, kind, path):
+    content, _ = build(algo, kind)
+    with open(path, "wb") as f:
+        f.write(content[content.index(b"\0") + 1:])
 
 main()
 EOF
@@ -204,73 +222,8 @@ commit-bad-parent|parent|mo
 tag-no-object|object|mo
 "
 
-for fmt in sha1 sha256; do
-	# --- reading crafted loose objects ------------------------------------------
-	while IFS= read -r line; do
-		[ -n "$line" ] || continue
-		kind=${line%%|*}
-		lax=${line##*|}
-		re=${line#*|}
-		re=${re%|*}
-		for naming in match other; do
-			R="$PWD/bad-$fmt-$kind-$naming"
-			"$GIT" init -q --object-format="$fmt" "$R"
-			id=$(python3 "$CRAFT" loose "$R/.git" "$fmt" "$kind" "$naming")
-			n=${naming:0:1}
-			r=$re
-			[ "$naming" = other ] && r="$re|mismatch|hash"
-			s="$fmt: $kind ($naming name)"
-			if [ -n "$lax" ] && [ "${lax#*"$n"}" != "$lax" ]; then
-				strict "$s: cat-file -p fails" fx_error_like "$r" "$WEBGIT" -C "$R" cat-file -p "$id"
-				[ "${kind#tree-}" != "$kind" ] &&
-					strict "$s: ls-tree fails" fx_error_like "$r" "$WEBGIT" -C "$R" ls-tree "$id"
-			else
-				check "$s: cat-file -p fails" fx_error_like "$r" "$WEBGIT" -C "$R" cat-file -p "$id"
-				[ "${kind#tree-}" != "$kind" ] &&
-					check "$s: ls-tree fails" fx_error_like "$r" "$WEBGIT" -C "$R" ls-tree "$id"
-			fi
-			check "$s: cat-file -t does not crash" fx_no_crash "$WEBGIT" -C "$R" cat-file -t "$id"
-			check "$s: cat-file -s does not crash" fx_no_crash "$WEBGIT" -C "$R" cat-file -s "$id"
-			check "$s: cat-file -e does not crash" fx_no_crash "$WEBGIT" -C "$R" cat-file -e "$id"
-			rm -rf "$R"
-		done
-	done <<<"$cases"
-	# Unsorted or duplicate entries: git reads such trees; webgit may refuse
-	# them too, but must not crash.
-	for kind in tree-unsorted tree-duplicate tree-mode-zero-padded; do
-		R="$PWD/odd-$fmt-$kind"
-		"$GIT" init -q --object-format="$fmt" "$R"
-		id=$(python3 "$CRAFT" loose "$R/.git" "$fmt" "$kind" match)
-		check "$fmt: $kind: cat-file -p does not crash" fx_no_crash "$WEBGIT" -C "$R" cat-file -p "$id"
-		check "$fmt: $kind: ls-tree -r does not crash" fx_no_crash "$WEBGIT" -C "$R" ls-tree -r "$id"
-	done
-	# A well-formed blob under the wrong name.
-	R="$PWD/misnamed-$fmt"
-	"$GIT" init -q --object-format="$fmt" "$R"
-	id=$(python3 "$CRAFT" loose "$R/.git" "$fmt" valid-blob other)
-	check "$fmt: misnamed valid blob: read as git does, or refused as a hash mismatch" \
-		read_or_mismatch "$R" "$id" "a perfectly good blob"
-
-	# --- hash-object refuses malformed trees, commits and tags --------------------
-	R="$PWD/hash-$fmt"
-	"$GIT" init -q --object-format="$fmt" "$R"
-	printf 'hello\n' | "$GIT" -C "$R" hash-object -w --stdin >/dev/null
-	count=$(fx_object_count "$R/.git")
-	while IFS='|' read -r kind type re; do
-		[ -n "$kind" ] || continue
-		f="$PWD/body-$fmt-$kind"
-		python3 "$CRAFT" body "$fmt" "$kind" "$f"
-		s="$fmt: hash-object -t $type of $kind"
-		check "$s: refused with -w" fx_error_like "$re" "$WEBGIT" -C "$R" hash-object -w -t "$type" "$f"
-		check "$s: refused without -w" fx_error_like "$re" "$WEBGIT" -C "$R" hash-object -t "$type" "$f"
-		check "$s: refused from --stdin -w" fx_error_like "$re" \
-			sh -c '"$WEBGIT" -C "$1" hash-object -w -t "$2" --stdin <"$3"' sh "$R" "$type" "$f"
-		check_same "$s: --literally hashes it like git" \
-			"\"\$WEBGIT\" -C '$R' hash-object --literally -t $type '$f'" \
-			"\"\$GIT\" -C '$R' hash-object --literally -t $type '$f'"
-		check_output "$s: nothing written" "$count" fx_object_count "$R/.git"
-		count=$(fx_object_count "$R/.git") # one failure is reported once
-	done <<'EOF'
+# kind | type | stderr regex, for hash-object
+hash_cases="
 tree-dotgit|tree|[.]git
 tree-dotgit-upper|tree|[.]git
 tree-gitlink-dotgit|tree|[.]git
@@ -289,7 +242,96 @@ commit-no-tree|commit|tree
 commit-bad-tree|commit|tree
 commit-bad-parent|commit|parent
 tag-no-object|tag|object
-EOF
+"
+
+for fmt in sha1 sha256; do
+	# Every crafted repository and body file of this format from one python
+	# run, the repositories copies of one `git init` (one python and one
+	# git per object were 340 processes and a tenth of the script's time).
+	tpl="$PWD/template-$fmt"
+	"$GIT" init -q --object-format="$fmt" "$tpl"
+	declare -A crafted=()
+	while read -r dir id; do crafted[$dir]=$id; done < <(
+		{
+			while IFS= read -r line; do
+				[ -n "$line" ] || continue
+				for naming in match other; do
+					echo "loose $PWD/bad-$fmt-${line%%|*}-$naming $fmt ${line%%|*} $naming"
+				done
+			done <<<"$cases"
+			for kind in tree-unsorted tree-duplicate tree-mode-zero-padded; do
+				echo "loose $PWD/odd-$fmt-$kind $fmt $kind match"
+			done
+			echo "loose $PWD/misnamed-$fmt $fmt valid-blob other"
+			while IFS='|' read -r kind type re; do
+				[ -n "$kind" ] || continue
+				echo "body $fmt $kind $PWD/body-$fmt-$kind"
+			done <<<"$hash_cases"
+		} | python3 "$CRAFT" batch "$tpl"
+	)
+
+	# --- reading crafted loose objects ------------------------------------------
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		kind=${line%%|*}
+		lax=${line##*|}
+		re=${line#*|}
+		re=${re%|*}
+		for naming in match other; do
+			R="$PWD/bad-$fmt-$kind-$naming"
+			id=${crafted[$R]}
+			n=${naming:0:1}
+			r=$re
+			[ "$naming" = other ] && r="$re|mismatch|hash"
+			s="$fmt: $kind ($naming name)"
+			if [ -n "$lax" ] && [ "${lax#*"$n"}" != "$lax" ]; then
+				strict "$s: cat-file -p fails" fx_error_like "$r" "$WEBGIT" -C "$R" cat-file -p "$id"
+				[ "${kind#tree-}" != "$kind" ] &&
+					strict "$s: ls-tree fails" fx_error_like "$r" "$WEBGIT" -C "$R" ls-tree "$id"
+			else
+				check "$s: cat-file -p fails" fx_error_like "$r" "$WEBGIT" -C "$R" cat-file -p "$id"
+				[ "${kind#tree-}" != "$kind" ] &&
+					check "$s: ls-tree fails" fx_error_like "$r" "$WEBGIT" -C "$R" ls-tree "$id"
+			fi
+			check "$s: cat-file -t does not crash" fx_no_crash "$WEBGIT" -C "$R" cat-file -t "$id"
+			check "$s: cat-file -s does not crash" fx_no_crash "$WEBGIT" -C "$R" cat-file -s "$id"
+			check "$s: cat-file -e does not crash" fx_no_crash "$WEBGIT" -C "$R" cat-file -e "$id"
+		done
+	done <<<"$cases"
+	rm -rf "$PWD/bad-$fmt-"*
+	# Unsorted or duplicate entries: git reads such trees; webgit may refuse
+	# them too, but must not crash.
+	for kind in tree-unsorted tree-duplicate tree-mode-zero-padded; do
+		R="$PWD/odd-$fmt-$kind"
+		id=${crafted[$R]}
+		check "$fmt: $kind: cat-file -p does not crash" fx_no_crash "$WEBGIT" -C "$R" cat-file -p "$id"
+		check "$fmt: $kind: ls-tree -r does not crash" fx_no_crash "$WEBGIT" -C "$R" ls-tree -r "$id"
+	done
+	# A well-formed blob under the wrong name.
+	R="$PWD/misnamed-$fmt"
+	id=${crafted[$R]}
+	check "$fmt: misnamed valid blob: read as git does, or refused as a hash mismatch" \
+		read_or_mismatch "$R" "$id" "a perfectly good blob"
+
+	# --- hash-object refuses malformed trees, commits and tags --------------------
+	R="$PWD/hash-$fmt"
+	"$GIT" init -q --object-format="$fmt" "$R"
+	printf 'hello\n' | "$GIT" -C "$R" hash-object -w --stdin >/dev/null
+	count=$(fx_object_count "$R/.git")
+	while IFS='|' read -r kind type re; do
+		[ -n "$kind" ] || continue
+		f="$PWD/body-$fmt-$kind"
+		s="$fmt: hash-object -t $type of $kind"
+		check "$s: refused with -w" fx_error_like "$re" "$WEBGIT" -C "$R" hash-object -w -t "$type" "$f"
+		check "$s: refused without -w" fx_error_like "$re" "$WEBGIT" -C "$R" hash-object -t "$type" "$f"
+		check "$s: refused from --stdin -w" fx_error_like "$re" \
+			sh -c '"$WEBGIT" -C "$1" hash-object -w -t "$2" --stdin <"$3"' sh "$R" "$type" "$f"
+		check_same "$s: --literally hashes it like git" \
+			"\"\$WEBGIT\" -C '$R' hash-object --literally -t $type '$f'" \
+			"\"\$GIT\" -C '$R' hash-object --literally -t $type '$f'"
+		check_output "$s: nothing written" "$count" fx_object_count "$R/.git"
+		count=$(fx_object_count "$R/.git") # one failure is reported once
+	done <<<"$hash_cases"
 	printf 'some bytes\n' >"$PWD/plain"
 	check "$fmt: hash-object -t with an unknown type refused" \
 		fx_error_like 'type' "$WEBGIT" -C "$R" hash-object -w -t blurb "$PWD/plain"
