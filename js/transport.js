@@ -309,6 +309,7 @@ async function driveRequests(op, {
   // operation (as git keeps what its credential helper said)
   let asked = 0;
   let auth = null;
+  let authOrigin = null;
   for (let first = true; ; first = false) {
     if (signal?.aborted) throw abortError(signal);
     const rc = M._wgjs_op_next_request(op, scratch);
@@ -319,9 +320,12 @@ async function driveRequests(op, {
     if (auth && !headers.has('authorization')) headers.set('authorization', auth);
     setSecrets(secretsOf(headers));
     let res;
+    // the request as made: after a discovery moved to another origin
+    // answered 401, it is asked again there, not at the old place
+    let target = req;
     for (let attempt = 0, waits = 0; ; attempt++) {
       try {
-        res = await fetchWithCredentials(fetchFn, req, headers, signal, first);
+        res = await fetchWithCredentials(fetchFn, target, headers, signal, first && target === req);
       } catch (e) {
         if (signal?.aborted) throw abortError(signal);
         if (e?.code && e.code !== 'ABORT_ERR' && !(e instanceof TypeError)) throw e;
@@ -333,18 +337,23 @@ async function driveRequests(op, {
         // then make the same request again with what it gave
         res.body?.cancel().catch(() => {});
         asked++;
+        if (res.url && originOf(res.url) !== originOf(target.url)) {
+          target = { ...req, url: res.url };
+          headers.delete('authorization');
+        }
         let answer;
         try {
-          answer = await onAuth({ url: req.url, attempt: asked, rejected: headers.has('authorization') });
+          answer = await onAuth({ url: target.url, attempt: asked, rejected: headers.has('authorization') });
         } catch (e) {
-          const err = makeError('EAUTH', `Authentication failed for '${req.url}': onAuth threw`);
+          const err = makeError('EAUTH', `Authentication failed for '${target.url}': onAuth threw`);
           err.cause = e;
           throw err;
         }
         if (signal?.aborted) throw abortError(signal);
         const given = basicFrom(answer);
-        if (!given) throw makeError('EAUTH', `Authentication failed for '${req.url}' (no credentials given)`);
+        if (!given) throw makeError('EAUTH', `Authentication failed for '${target.url}' (no credentials given)`);
         auth = given;
+        authOrigin = originOf(target.url);
         headers.set('authorization', auth);
         setSecrets(secretsOf(headers));
         continue;
@@ -362,8 +371,8 @@ async function driveRequests(op, {
       // core sends every later request to where it landed.
       if (res.url && res.url !== req.url) {
         check(withStrings([res.url], (u) => M._wgjs_op_response_url(op, u)));
-        // onAuth's answer was for the old origin (the core drops the URL's)
-        if (originOf(res.url) !== originOf(req.url)) auth = null;
+        // onAuth's answer for the old origin stays there (the core drops the URL's)
+        if (auth && authOrigin !== originOf(res.url)) auth = null;
       }
       check(withStrings([res.headers.get('content-type')],
         (ct) => M._wgjs_op_response_begin(op, res.status, ct)));
