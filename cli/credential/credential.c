@@ -10,6 +10,7 @@
 #include "repo/config.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/hex.h"
 #include "util/url.h"
 
 void cli_credential_init(struct cli_credential *c)
@@ -93,17 +94,6 @@ static bool has_capa(const struct cli_cred_capa *capa, enum cli_cred_op op)
 
 /* --- from a URL ---------------------------------------------------------------------- */
 
-static int hexval(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* Percent-decode s[0..len) as git's url_decode_mem() does: a '%' not
  * followed by two hex digits stays as it is. */
 static char *url_decode(const char *s, size_t len)
@@ -113,8 +103,8 @@ static char *url_decode(const char *s, size_t len)
 		return NULL;
 	for (size_t i = 0; i < len; i++) {
 		int hi, lo;
-		if (s[i] == '%' && i + 2 < len && (hi = hexval((unsigned char)s[i + 1])) >= 0 &&
-		    (lo = hexval((unsigned char)s[i + 2])) >= 0) {
+		if (s[i] == '%' && i + 2 < len && (hi = wg_hex_value((unsigned char)s[i + 1])) >= 0 &&
+		    (lo = wg_hex_value((unsigned char)s[i + 2])) >= 0) {
 			*o++ = (char)(hi << 4 | lo);
 			i += 2;
 		} else {

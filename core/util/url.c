@@ -14,9 +14,13 @@ static bool is_scheme_char(char c, bool first)
 	return !first && ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.');
 }
 
-bool wg_url_userinfo(const char *url, size_t *start, size_t *len)
+/* Where the authority of "<scheme>://<authority>..." is: [*auth, *end),
+ * user information included; *scheme_end: the "://". False when `url` is
+ * not of that form. */
+static bool find_authority(const char *url, const char **scheme_end, const char **auth,
+			   const char **end)
 {
-	const char *p = url, *auth, *end, *at = NULL;
+	const char *p = url;
 
 	if (!url || !is_scheme_char(*p, true))
 		return false;
@@ -24,8 +28,18 @@ bool wg_url_userinfo(const char *url, size_t *start, size_t *len)
 		p++;
 	if (strncmp(p, "://", 3))
 		return false;
-	auth = p + 3;
-	end = auth + strcspn(auth, "/?#\\");
+	*scheme_end = p;
+	*auth = p + 3;
+	*end = *auth + strcspn(*auth, "/?#\\");
+	return true;
+}
+
+bool wg_url_userinfo(const char *url, size_t *start, size_t *len)
+{
+	const char *scheme_end, *auth, *end, *p, *at = NULL;
+
+	if (!find_authority(url, &scheme_end, &auth, &end))
+		return false;
 	for (p = auth; p < end; p++)
 		if (*p == '@')
 			at = p;
@@ -40,17 +54,11 @@ bool wg_url_userinfo(const char *url, size_t *start, size_t *len)
  * default port; false when `url` has no "<scheme>://". */
 static bool url_origin(const char *url, char *out, size_t cap)
 {
-	const char *p = url, *auth, *end, *at;
+	const char *p, *auth, *end, *at;
 	size_t n = 0, i;
 
-	if (!url || !is_scheme_char(*p, true))
+	if (!find_authority(url, &p, &auth, &end))
 		return false;
-	while (is_scheme_char(*p, false))
-		p++;
-	if (strncmp(p, "://", 3))
-		return false;
-	auth = p + 3;
-	end = auth + strcspn(auth, "/?#\\");
 	for (at = auth; at < end; at++)
 		if (*at == '@')
 			auth = at + 1;

@@ -22,7 +22,6 @@
 
 . "$(dirname "$0")/lib.sh"
 require_webgit
-command -v node >/dev/null || skip_all "node not found (the server is a Node script)"
 command -v python3 >/dev/null || skip_all "python3 not found (the generator)"
 
 W=$WEBGIT
@@ -39,29 +38,7 @@ make_repo() {   # make_repo FORMAT DIR
 }
 
 # --- the servers: Range-capable and Range-ignoring, each logging bytes ---------------
-SERVER_PIDS=()
-stop_servers() {
-	local st=$? p
-	for p in "${SERVER_PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	return $st
-}
-prev_exit_trap=$(trap -p EXIT)
-prev_exit_trap=${prev_exit_trap#trap -- \'}
-prev_exit_trap=${prev_exit_trap%\' EXIT}
-# shellcheck disable=SC2064 # lib.sh's handler is expanded now, on purpose
-trap "stop_servers; $prev_exit_trap" EXIT
-trap 'exit 143' TERM INT
-
-start_static() {   # start_static NAME [ARGS...]: sets $url and $log
-	local name=$1 i
-	shift
-	log=$PWD/$name.log
-	node "$S/static-server.mjs" --root "$ROOT" --port-file "$PWD/$name.port" \
-		--pid-file "$PWD/$name.pid" --log "$log" --parent $$ "$@" >"$PWD/$name.out" 2>&1 &
-	SERVER_PIDS+=($!)
-	for i in $(seq 1 100); do [ -s "$PWD/$name.port" ] && break; sleep 0.1; done
-	url=http://127.0.0.1:$(cat "$PWD/$name.port")
-}
+. "$(dirname "$0")/static_lib.sh"
 
 start_static plain
 U=$url
@@ -70,14 +47,6 @@ start_static norange --ignore-range
 U_NORANGE=$url
 LOG_NORANGE=$log
 
-# says DESC PATTERN: the last command's stderr holds PATTERN
-says() {
-	cp "$LAST_ERR" "$PWD/last.err"
-	check "$1" grep -q -- "$2" "$PWD/last.err"
-}
-
-sum_bytes() { awk '{ s += $4 } END { print s + 0 }' "$1"; }
-count_lines() { awk 'END { print NR }' "$1"; }
 
 for fmt in sha1 sha256; do
 	R=$ROOT/$fmt.git

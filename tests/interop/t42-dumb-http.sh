@@ -22,7 +22,6 @@
 
 . "$(dirname "$0")/lib.sh"
 require_webgit
-command -v node >/dev/null || skip_all "node not found (the server is a Node script)"
 
 W=$WEBGIT
 S=$WG_SRC/tests/server
@@ -31,28 +30,11 @@ mkdir -p "$ROOT"
 export GIT_TERMINAL_PROMPT=0
 export GIT_CONFIG_NOSYSTEM=1
 
-SERVER_PIDS=()
-stop_servers() {
-	local st=$? p
-	for p in "${SERVER_PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	return $st
-}
-prev_exit_trap=$(trap -p EXIT)
-prev_exit_trap=${prev_exit_trap#trap -- \'}
-prev_exit_trap=${prev_exit_trap%\' EXIT}
-# shellcheck disable=SC2064 # lib.sh's handler is expanded now, on purpose
-trap "stop_servers; $prev_exit_trap" EXIT
-trap 'exit 143' TERM INT
+. "$(dirname "$0")/static_lib.sh"
+start_static static
+U=$url
+LOG=$log
 
-LOG=$PWD/static.log
-node "$S/static-server.mjs" --root "$ROOT" --port-file "$PWD/static.port" \
-	--pid-file "$PWD/static.pid" --log "$LOG" --parent $$ >"$PWD/static.out" 2>&1 &
-SERVER_PIDS+=($!)
-for i in $(seq 1 100); do [ -s "$PWD/static.port" ] && break; sleep 0.1; done
-U=http://127.0.0.1:$(cat "$PWD/static.port")
-
-sum_bytes() { awk '{ s += $4 } END { print s + 0 }' "$1"; }
-count_lines() { awk 'END { print NR }' "$1"; }
 
 gd() { if [ -d "$1/.git" ]; then echo "$1/.git"; else echo "$1"; fi; }
 objects() { "$GIT" -C "$1" cat-file --batch-all-objects --batch-check | LC_ALL=C sort; }
@@ -65,11 +47,6 @@ reflogs() {
 		"$GIT" -C "$1" reflog exists "$r" && echo "$r: $("$GIT" -C "$1" reflog show --format='%H %gs' "$r" -- 2>&1)"
 	done
 	return 0
-}
-# says DESC PATTERN: the last command's stderr holds PATTERN
-says() {
-	cp "$LAST_ERR" "$PWD/last.err"
-	check "$1" grep -q -- "$2" "$PWD/last.err"
 }
 # nothing left: the directory does not exist
 gone() { [ ! -e "$1" ]; }
