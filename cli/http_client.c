@@ -17,9 +17,10 @@
  * proxy when the environment names one), writes requests, feeds what
  * arrives to the parser and hands the body out, follows same-origin
  * redirects (and, when the request allows it, redirects to another origin,
- * which the client then moves to), answers one authentication challenge, asks again when a
- * rate-limited server says when (Retry-After), keeps the connection alive
- * and retries once on a kept-alive connection the server had closed. */
+ * which the client then moves to), answers one authentication challenge,
+ * asks again when a rate-limited server says when (Retry-After), keeps the
+ * connection alive and retries once on a kept-alive connection the server
+ * had closed. */
 #include "http_client.h"
 
 #include <errno.h>

@@ -20,12 +20,7 @@ http_stop_all() {
 	for s in "${SERVERS[@]}"; do "$S/stop.sh" "$s" >/dev/null 2>&1; done
 	return $st
 }
-prev_exit_trap=$(trap -p EXIT)
-prev_exit_trap=${prev_exit_trap#trap -- \'}
-prev_exit_trap=${prev_exit_trap%\' EXIT}
-# shellcheck disable=SC2064 # lib.sh's handler is expanded now, on purpose
-trap "http_stop_all; $prev_exit_trap" EXIT
-trap 'exit 143' TERM INT
+on_exit http_stop_all
 
 # start NAME ARGS...: start a server with state in ./NAME; sets $url.
 start() {

@@ -266,6 +266,20 @@ wg__finish() {
 }
 trap wg__finish EXIT
 
+# on_exit CMD: run CMD (a function that keeps $? as its status) when the
+# script exits, before what was set to run then (lib.sh's count last); and
+# make TERM and INT an exit, so that servers a script started are stopped
+# by PID whatever ends it.
+on_exit() {
+	local prev
+	prev=$(trap -p EXIT)
+	prev=${prev#trap -- \'}
+	prev=${prev%\' EXIT}
+	# shellcheck disable=SC2064 # the handlers are expanded now, on purpose
+	trap "$1; $prev" EXIT
+	trap 'exit 143' TERM INT
+}
+
 # --- twin repositories ---------------------------------------------------------------
 # For scripts that drive a repository of git's ($G) and one of webgit's
 # ($V, webgit as $W) with the same commands (check label prefix $C, scratch

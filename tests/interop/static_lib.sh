@@ -17,12 +17,7 @@ stop_servers() {
 	for p in "${SERVER_PIDS[@]}"; do kill "$p" 2>/dev/null; done
 	return $st
 }
-prev_exit_trap=$(trap -p EXIT)
-prev_exit_trap=${prev_exit_trap#trap -- \'}
-prev_exit_trap=${prev_exit_trap%\' EXIT}
-# shellcheck disable=SC2064 # lib.sh's handler is expanded now, on purpose
-trap "stop_servers; $prev_exit_trap" EXIT
-trap 'exit 143' TERM INT
+on_exit stop_servers
 
 start_static() {
 	local name=$1 i

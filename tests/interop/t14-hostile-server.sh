@@ -62,12 +62,7 @@ hostile_stop() {
 	fi
 	return $st
 }
-prev_exit_trap=$(trap -p EXIT)
-prev_exit_trap=${prev_exit_trap#trap -- \'}
-prev_exit_trap=${prev_exit_trap%\' EXIT}
-# shellcheck disable=SC2064 # lib.sh's handler is expanded now, on purpose
-trap "hostile_stop; $prev_exit_trap" EXIT
-trap 'exit 143' TERM INT
+on_exit hostile_stop
 
 "${NODE:-node}" "$WG_SRC/tests/server/hostile-server.mjs" --root "$REPOS" --git "$GIT" --port 0 \
 	--pid-file "$HS/pid" --port-file "$HS/port" --log "$HS/log" \
