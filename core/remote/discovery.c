@@ -50,10 +50,6 @@ int wg_discovery_init_push(struct wg_discovery *d, const char *url,
 	return err;
 }
 
-static const char *const receive_pack_headers[] = {
-	"Accept: */*",
-};
-
 void wg_discovery_release(struct wg_discovery *d)
 {
 	wg_free(d->url);
@@ -79,7 +75,7 @@ int wg_discovery_next_request(struct wg_discovery *d, struct wg_remote_op *op)
 		if (d->receive_pack)
 			err = wg_remote_op_set_request(op, "GET", d->url,
 						       "/info/refs?service=git-receive-pack",
-						       receive_pack_headers, 1);
+						       wg_remote_accept_any, 1);
 		else
 			err = wg_remote_op_set_request(op, "GET", d->url,
 						       "/info/refs?service=git-upload-pack",
@@ -104,7 +100,7 @@ int wg_discovery_next_request(struct wg_discovery *d, struct wg_remote_op *op)
 	case WG_DISCOVERY_NEED_DUMB_HEAD:
 		wg_buf_reset(&op->body);
 		if ((err = wg_remote_op_set_request(op, "GET", d->url, "/HEAD",
-						    receive_pack_headers, 1)))
+						    wg_remote_accept_any, 1)))
 			return err;
 		d->state = WG_DISCOVERY_DUMB_HEAD;
 		return 0;

@@ -201,8 +201,6 @@ static int visit(struct wg_dumb_fetch *w, const struct wg_oid *oid)
 
 /* --- requests ---------------------------------------------------------------------- */
 
-static const char *const get_headers[] = { "Accept: */*" };
-
 static int request(struct wg_dumb_fetch *w, enum wait what, const char *fmt, const char *a,
 		   const char *b)
 {
@@ -213,7 +211,7 @@ static int request(struct wg_dumb_fetch *w, enum wait what, const char *fmt, con
 		return nomem();
 	wg_buf_reset(&w->op->body);
 	if ((err = wg_remote_op_set_request(w->op, "GET", w->url, wg_buf_cstr(&w->path),
-					    get_headers, 1)))
+					    wg_remote_accept_any, 1)))
 		return err;
 	w->wait = what;
 	return 0;

@@ -56,6 +56,8 @@ int wg_remote_op_next_request(struct wg_remote_op *op, const struct wg_http_requ
 	return 0;
 }
 
+const char *const wg_remote_accept_any[1] = { "Accept: */*" };
+
 int wg_remote_op_response_url(struct wg_remote_op *op, const char *url)
 {
 	char *clean;

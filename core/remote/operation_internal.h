@@ -55,6 +55,10 @@ const struct wg_limits *wg_remote_op_limits(const struct wg_remote_op *op,
  * given; what it keeps of the URL is wg_url_redact()'s form. */
 int wg_remote_op_set_credentials(struct wg_remote_op *op, const char *url);
 
+/* The one header of a plain GET (an advertisement, a static host's file):
+ * Accept with any type, as git (curl) sends it. */
+extern const char *const wg_remote_accept_any[1];
+
 /* Prepare op->req: method, "<base><suffix>", the given headers (static
  * strings) and the credentials' Authorization header, and op->body as the
  * body (for POST). */
