@@ -15,6 +15,7 @@
 
 static const char usage_str[] =
 	"webgit clone [--bare | --mirror] [--depth <n>] [--filter <spec>] [-b <branch>] "
+	"[--revision=<id>] "
 	"[--single-branch] [--shallow-since=<date>] [--shallow-exclude=<ref>] "
 	"[--ref-format=<format>] [-c <key>=<value>]... [-q | --progress] <repository> "
 	"[<directory>]";
@@ -152,6 +153,8 @@ int cmd_clone(int argc, char **argv)
 		else if ((v = cli_option_value(argc, argv, &i, "--branch")) ||
 			 (v = cli_option_value(argc, argv, &i, "-b")))
 			o.branch = v;
+		else if ((v = cli_option_value(argc, argv, &i, "--revision")))
+			o.revision = v;
 		else if ((v = cli_option_value(argc, argv, &i, "--ref-format")))
 			o.ref_format = v;
 		else if ((v = cli_option_value(argc, argv, &i, "--config")) ||

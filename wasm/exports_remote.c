@@ -9,6 +9,7 @@
 #include "remote/ls_remote.h"
 #include "remote/operation.h"
 #include "remote/promisor_fetch.h"
+#include "remote/rev_plan.h"
 #include "remote/remote_fetch.h"
 #include "remote/remote_push.h"
 #include "remote/static_read.h"
@@ -104,8 +105,8 @@ API const char *wgjs_ls_remote_object_format(struct wg_remote_op *op)
 	return algo ? algo->name : NULL;
 }
 
-/* Clone `url` into `path` (which must not exist, or be empty). `branch`
- * and `filter` may be NULL; depth 0 is full history. Progress is reported
+/* Clone `url` into `path` (which must not exist, or be empty). `branch`,
+ * `filter` and `revision` (git clone --revision: a full id) may be NULL; depth 0 is full history. Progress is reported
  * with `token` (see wgjs_progress_js) when `token` is not 0. With
  * `checkout` the clone stays unpublished when the operation completes,
  * for the caller to check out (wgjs_clone_checkout_repo) and publish
@@ -113,7 +114,7 @@ API const char *wgjs_ls_remote_object_format(struct wg_remote_op *op)
 API struct wg_remote_op *wgjs_clone_new(const char *url, const char *path, int bare,
 					const char *branch, int single_branch, int depth,
 					const char *filter, const char *const *config, int nconfig,
-					int checkout, int token)
+					int checkout, int token, const char *revision)
 {
 	struct wg_clone_options opts = WG_CLONE_OPTIONS_INIT;
 	struct wg_remote_op *op = NULL;
@@ -121,6 +122,7 @@ API struct wg_remote_op *wgjs_clone_new(const char *url, const char *path, int b
 	wg_error_clear();
 	opts.bare = bare != 0;
 	opts.branch = branch;
+	opts.revision = revision;
 	opts.single_branch = single_branch != 0;
 	opts.depth = depth > 0 ? (unsigned)depth : 0;
 	opts.filter = filter;
@@ -333,6 +335,39 @@ API int wgjs_op_set_limits(struct wg_remote_op *op, const char *spec)
 		return err;
 	wg_remote_op_set_limits(op, &l);
 	return 0;
+}
+
+/* After completion: the protocol version the clone spoke (0, 1 or 2). */
+API int wgjs_clone_protocol(struct wg_remote_op *op)
+{
+	return wg_clone_protocol(op);
+}
+
+/* wg_rev_plan(spec), its result read by the two calls after it. */
+static struct wg_rev_plan rev_plan;
+
+API int wgjs_rev_plan(const char *spec)
+{
+	wg_error_clear();
+	return wg_rev_plan(&rev_plan, spec);
+}
+
+API int wgjs_rev_plan_name_len(void)
+{
+	return (int)rev_plan.name_len;
+}
+
+API int wgjs_rev_plan_generations(void)
+{
+	return (int)rev_plan.generations;
+}
+
+/* Skip the capability advertisement: the server is taken to speak v2
+ * in `object_format` (remote/operation.h). Before the first request. */
+API int wgjs_op_assume_v2(struct wg_remote_op *op, const char *object_format)
+{
+	wg_error_clear();
+	return wg_remote_op_assume_v2(op, object_format);
 }
 
 /* 0 and the request in *out; WG_ITEROVER when the operation is complete;

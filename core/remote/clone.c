@@ -28,7 +28,7 @@ enum clone_state {
 struct clone {
 	struct wg_remote_op base;
 	struct wg_clone_options opts;
-	char *url, *path, *branch, *filter, *ref_format;
+	char *url, *path, *branch, *filter, *ref_format, *revision;
 	char **config;                /* the caller's -c settings, copied */
 	enum clone_state state;
 	struct wg_discovery d;
@@ -41,6 +41,7 @@ struct clone {
 					      * "refs/tags/<t>" (-b <tag>: HEAD is
 					      * detached at what the tag names) */
 	bool head_is_tag;
+	struct wg_oid revision_oid;          /* --revision's commit, once parsed */
 	struct wg_oid *wants;
 	size_t nwants;
 	struct wg_pack_receiver rcv;
@@ -66,7 +67,7 @@ static int nomem(void)
 /* Does the clone take this remote ref? */
 static bool wanted_ref(const struct clone *c, const struct wg_remote_ref *r)
 {
-	if (r->unborn || !strcmp(r->name, "HEAD"))
+	if (c->revision || r->unborn || !strcmp(r->name, "HEAD"))
 		return false;
 	if (c->opts.mirror)
 		return !strncmp(r->name, "refs/", 5);
@@ -86,6 +87,13 @@ static int choose_wants(struct clone *c)
 	const struct wg_remote_ref_list *refs = c->d.refs;
 	size_t n = 0;
 
+	if (c->revision) {
+		if (!(c->wants = wg_calloc(1, sizeof(*c->wants))))
+			return nomem();
+		c->wants[0] = c->revision_oid;
+		c->nwants = 1;
+		return wg_discovery_check_wants(&c->d, c->wants, 1);
+	}
 	if (!(c->wants = wg_calloc(refs->nr ? refs->nr : 1, sizeof(*c->wants))))
 		return nomem();
 	for (size_t i = 0; i < refs->nr; i++)
@@ -108,6 +116,14 @@ static int choose_head(struct clone *c)
 	struct wg_buf b = WG_BUF_INIT;
 
 	c->head = wg_remote_ref_list_find(refs, "HEAD");
+	if (c->revision) {
+		/* HEAD is detached at it in the end; init's branch is a name */
+		if (wg_oid_from_hex_str(&c->revision_oid, c->d.algo, c->revision))
+			return wg_error_set(WG_EINVALID, "--revision takes a full %s object id, "
+					    "not '%s'", c->d.algo->name, c->revision);
+		c->head_branch = wg_strdup("refs/heads/main");
+		return c->head_branch ? 0 : nomem();
+	}
 	if (c->opts.branch) {
 		if (wg_buf_printf(&b, "refs/heads/%s", c->opts.branch))
 			return nomem();
@@ -200,7 +216,9 @@ static int write_config(struct clone *c)
 
 	if ((err = wg_config_set_string(cfg, "remote.origin.url", c->url)))
 		goto done;
-	if (c->opts.mirror) {
+	if (c->revision) {
+		/* git 2.53: the URL and nothing else */
+	} else if (c->opts.mirror) {
 		/* git 2.53 writes tagOpt first: a mirror's refspec takes the
 		 * tags already, so none are followed. */
 		if ((err = wg_config_set_string(cfg, "remote.origin.tagOpt", "--no-tags")) ||
@@ -297,6 +315,10 @@ static int write_refs(struct clone *c)
 		goto done;
 	wg_ref_transaction_free(tx);
 	tx = NULL;
+	if (c->revision &&
+	    (err = wg_refdb_update(db, "HEAD", &c->revision_oid, NULL, WG_REF_NO_DEREF,
+				   wg_buf_cstr(&msg))))
+		goto done;
 	/* For a tag, HEAD detached at the commit it names, as git does (on
 	 * its own: in a bare clone HEAD's old referent is among the refs). */
 	if (c->head_is_tag && head_ref &&
@@ -592,6 +614,7 @@ static void clone_free(struct wg_remote_op *op)
 	wg_free(c->branch);
 	wg_free(c->filter);
 	wg_free(c->ref_format);
+	wg_free(c->revision);
 	for (size_t i = 0; c->config && i < c->opts.nconfig; i++)
 		wg_free(c->config[i]);
 	wg_free(c->config);
@@ -658,7 +681,8 @@ int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
 	if (!(c->url = wg_url_redact_dup(url)) || !(c->path = wg_strdup(path)) ||
 	    (opts->branch && !(c->branch = wg_strdup(opts->branch))) ||
 	    (opts->filter && !(c->filter = wg_strdup(opts->filter))) ||
-	    (opts->ref_format && !(c->ref_format = wg_strdup(opts->ref_format)))) {
+	    (opts->ref_format && !(c->ref_format = wg_strdup(opts->ref_format))) ||
+	    (opts->revision && !(c->revision = wg_strdup(opts->revision)))) {
 		clone_free(&c->base);
 		return nomem();
 	}
@@ -678,12 +702,22 @@ int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
 	c->opts.branch = c->branch;
 	c->opts.filter = c->filter;
 	c->opts.ref_format = c->ref_format;
+	c->opts.revision = c->revision;
+	if (c->revision && (c->branch || c->opts.mirror)) {
+		err = wg_error_set(WG_EINVALID, "options '--revision' and '%s' cannot be "
+				   "used together", c->branch ? "--branch" : "--mirror");
+		clone_free(&c->base);
+		return err;
+	}
 	if ((err = wg_discovery_init(&c->d, url, NULL)) ||
 	    (err = wg_remote_op_set_credentials(&c->base, url)) || (err = clone_prefixes(c))) {
 		clone_free(&c->base);
 		return err;
 	}
 	c->d.allow_dumb = true;
+	/* the one commit wanted is known: no ref listing (v2) */
+	c->d.caps_only = c->revision != NULL;
+	c->base.discovery = &c->d;
 	*out = &c->base;
 	return 0;
 }

@@ -45,9 +45,15 @@ struct wg_clone_options {
 	 * no-progress (fetch) or quiet (push), as git does. Without a
 	 * progress callback the server is asked for none either way. */
 	bool quiet;
+	/* git clone --revision=<id>: the history of that one commit (a full
+	 * object id) and nothing else: no ref but a detached HEAD, no
+	 * branch, no fetch refspec. No ref listing is asked for (a v2
+	 * server allows any reachable id; over v0/v1 it must be a ref's
+	 * unless the server allows more). Not with branch or mirror. */
+	const char *revision;
 };
 #define WG_CLONE_OPTIONS_INIT { 1, false, false, NULL, false, 0, NULL, NULL, 0, NULL, NULL, \
-				NULL, NULL, NULL, 0, false, false }
+				NULL, NULL, NULL, 0, false, false, NULL }
 
 int wg_clone_new(struct wg_remote_op **out, const char *url, const char *path,
 		 const struct wg_clone_options *opts);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "protocol/pktline.h"
 #include "remote/dumb_refs.h"
 #include "util/alloc.h"
 #include "util/error.h"
@@ -60,6 +61,32 @@ void wg_discovery_release(struct wg_discovery *d)
 	memset(d, 0, sizeof(*d));
 }
 
+static int advertised(struct wg_discovery *d);
+
+/* wg_remote_op_assume_v2(): the advertisement such a server would send,
+ * read by the same parser, so that every later step sees real
+ * capabilities. Only what our requests depend on is assumed: ls-refs
+ * (unborn is harmless where unknown), fetch with shallow and filter, the
+ * object format. No agent: ours is sent only to a server that names
+ * its own. */
+static int assumed_advertisement(struct wg_discovery *d)
+{
+	struct wg_buf body = WG_BUF_INIT;
+	int err;
+
+	if ((err = wg_advertisement_new(&d->adv, "git-upload-pack", d->expected)))
+		return err;
+	if (wg_pkt_writes(&body, "version 2\n") || wg_pkt_writes(&body, "ls-refs=unborn\n") ||
+	    wg_pkt_writes(&body, "fetch=shallow filter\n") ||
+	    wg_pkt_printf(&body, "object-format=%s\n", d->assume_v2->name) ||
+	    wg_pkt_write_flush(&body))
+		err = wg_error_set(WG_ENOMEM, "out of memory");
+	if (!err && (err = wg_advertisement_feed(d->adv, body.data, body.len)) == WG_ENEEDMORE)
+		err = 0;
+	wg_buf_release(&body);
+	return err ? err : advertised(d);
+}
+
 int wg_discovery_next_request(struct wg_discovery *d, struct wg_remote_op *op)
 {
 	struct wg_ls_refs_options lo = WG_LS_REFS_OPTIONS_INIT;
@@ -67,6 +94,11 @@ int wg_discovery_next_request(struct wg_discovery *d, struct wg_remote_op *op)
 
 	switch (d->state) {
 	case WG_DISCOVERY_START:
+		if (d->assume_v2) {
+			if ((err = assumed_advertisement(d)))
+				return err;
+			return wg_discovery_next_request(d, op);
+		}
 		if ((err = wg_advertisement_new(&d->adv, d->receive_pack ? "git-receive-pack" :
 						"git-upload-pack", d->expected)))
 			return err;
@@ -299,31 +331,38 @@ int wg_discovery_response_end(struct wg_discovery *d)
 		return dumb_refs_end(d);
 	if (d->state == WG_DISCOVERY_DUMB_HEAD)
 		return dumb_head_end(d);
-	if (d->state == WG_DISCOVERY_INFO_REFS) {
-		if ((err = wg_advertisement_finish(d->adv)))
-			return err;
-		d->version = wg_advertisement_version(d->adv);
-		d->caps = wg_advertisement_caps(d->adv);
-		d->algo = wg_advertisement_hash_algo(d->adv);
-		if (d->version == 2 && d->receive_pack)
-			return wg_error_set(WG_ECORRUPT, "%s: the server answered a receive-pack "
-					    "request with protocol v2", d->url);
-		if (d->version == 2 && d->caps_only) {
-			static const struct wg_remote_ref_list none = WG_REMOTE_REF_LIST_INIT;
-			d->refs = &none;
-			d->state = WG_DISCOVERY_DONE;
-		} else if (d->version == 2) {
-			d->state = WG_DISCOVERY_NEED_LS_REFS;
-		} else {
-			d->refs = wg_advertisement_refs(d->adv);
-			d->state = WG_DISCOVERY_DONE;
-		}
-		return 0;
-	}
+	if (d->state == WG_DISCOVERY_INFO_REFS)
+		return advertised(d);
 	if ((err = wg_ls_refs_parser_finish(d->ls)))
 		return err;
 	d->refs = wg_ls_refs_parser_refs(d->ls);
 	d->state = WG_DISCOVERY_DONE;
+	return 0;
+}
+
+/* The advertisement is all in: what comes next. */
+static int advertised(struct wg_discovery *d)
+{
+	int err;
+
+	if ((err = wg_advertisement_finish(d->adv)))
+		return err;
+	d->version = wg_advertisement_version(d->adv);
+	d->caps = wg_advertisement_caps(d->adv);
+	d->algo = wg_advertisement_hash_algo(d->adv);
+	if (d->version == 2 && d->receive_pack)
+		return wg_error_set(WG_ECORRUPT, "%s: the server answered a receive-pack "
+				    "request with protocol v2", d->url);
+	if (d->version == 2 && d->caps_only) {
+		static const struct wg_remote_ref_list none = WG_REMOTE_REF_LIST_INIT;
+		d->refs = &none;
+		d->state = WG_DISCOVERY_DONE;
+	} else if (d->version == 2) {
+		d->state = WG_DISCOVERY_NEED_LS_REFS;
+	} else {
+		d->refs = wg_advertisement_refs(d->adv);
+		d->state = WG_DISCOVERY_DONE;
+	}
 	return 0;
 }
 

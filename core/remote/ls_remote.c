@@ -87,6 +87,7 @@ int wg_ls_remote_new(struct wg_remote_op **out, const char *url,
 	    (err = wg_remote_op_set_credentials(&lr->base, url)))
 		goto fail;
 	lr->d.allow_dumb = true;   /* git ls-remote reads a static host too */
+	lr->base.discovery = &lr->d;
 	if (opts && opts->nprefixes) {
 		if (!(lr->prefixes = wg_calloc(opts->nprefixes, sizeof(char *)))) {
 			err = wg_error_set(WG_ENOMEM, "out of memory");

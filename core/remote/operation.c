@@ -240,6 +240,31 @@ void wg_remote_op_set_limits(struct wg_remote_op *op, const struct wg_limits *li
 	op->has_limits = true;
 }
 
+int wg_remote_op_assume_v2(struct wg_remote_op *op, const char *object_format)
+{
+	const struct wg_hash_algo *algo = wg_hash_algo_by_name(object_format ? object_format :
+							       "sha1");
+	struct wg_discovery *d = op->discovery;
+
+	if (op->error)
+		return failed(op);
+	if (!d || d->receive_pack)
+		return sticky(op, wg_error_set(WG_EUNSUPPORTED, "only a fetch-side operation can "
+						 "skip the capability advertisement"));
+	if (!algo)
+		return sticky(op, wg_error_set(WG_EINVALID, "unknown object format '%s'",
+						 object_format));
+	if (d->state != WG_DISCOVERY_START)
+		return sticky(op, wg_error_set(WG_EINVALID, "wg_remote_op_assume_v2 after the "
+						 "first request"));
+	/* a repository's own format wins: a fetch into it cannot change it */
+	if (d->expected && d->expected != algo)
+		return sticky(op, wg_error_set(WG_EINVALID, "the repository uses %s object ids, "
+						 "not %s", d->expected->name, algo->name));
+	d->assume_v2 = algo;
+	return 0;
+}
+
 const struct wg_limits *wg_remote_op_limits(const struct wg_remote_op *op,
 					    const struct wg_limits *fallback)
 {

@@ -87,5 +87,16 @@ void wg_remote_op_free(struct wg_remote_op *op);
  * process-wide defaults apply (and, in a repository, its odb's limits).
  * Call before the first wg_remote_op_next_request(). */
 void wg_remote_op_set_limits(struct wg_remote_op *op, const struct wg_limits *limits);
+/* Skip the capability advertisement (GET info/refs): take the server to
+ * speak protocol v2 with ls-refs and fetch (shallow and filter) in
+ * `object_format` ("sha1", "sha256"), so the first request is the first
+ * POST and one round trip is saved. For a caller that knows the server
+ * (an edge function reading one file). A server that is not so fails
+ * that request or the next (an HTTP error, an empty or unreadable
+ * answer): the caller retries without this call; nothing was stored.
+ * git always asks first, so nothing else does this. Fetch-side
+ * operations only (WG_EUNSUPPORTED otherwise); call before the first
+ * wg_remote_op_next_request(). */
+int wg_remote_op_assume_v2(struct wg_remote_op *op, const char *object_format);
 
 #endif

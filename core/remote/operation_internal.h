@@ -44,6 +44,9 @@ struct wg_remote_op {
 	/* wg_remote_op_response_url()'s URL for the current response (empty:
 	 * none), without user information */
 	struct wg_buf response_url;
+	/* The operation's ref discovery, for wg_remote_op_assume_v2() (NULL:
+	 * an operation without one, or a push) */
+	struct wg_discovery *discovery;
 };
 /* The operation's limits if it was given some, else `fallback`
  * (NULL: the process-wide defaults). */
@@ -90,6 +93,10 @@ struct wg_discovery {
 						 * without user information */
 	bool receive_pack;                      /* push: git-receive-pack, v0 only */
 	bool caps_only;                         /* v2: no ls-refs (refs stay empty) */
+	/* wg_remote_op_assume_v2(): no advertisement is asked for; the
+	 * server is taken to speak v2 with ls-refs and fetch (shallow,
+	 * filter) in this object format */
+	const struct wg_hash_algo *assume_v2;
 	const struct wg_hash_algo *expected;    /* NULL: take the server's */
 	const struct wg_limits *limits;         /* NULL: the process-wide defaults */
 	const char *const *prefixes;            /* ls-refs ref-prefix values */

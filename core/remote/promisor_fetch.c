@@ -175,6 +175,7 @@ int wg_promisor_fetch_new(struct wg_remote_op **out, struct wg_repo *repo,
 		return err;
 	}
 	p->d.caps_only = true;   /* objects by id: the refs are not needed */
+	p->base.discovery = &p->d;
 	*out = &p->base;
 	return 0;
 }

@@ -1178,6 +1178,7 @@ int wg_remote_fetch_new(struct wg_remote_op **out, struct wg_repo *repo, const c
 		goto fail;
 	f->d.allow_dumb = true;
 	wg_buf_release(&key);
+	f->base.discovery = &f->d;
 	*out = &f->base;
 	return 0;
 fail:

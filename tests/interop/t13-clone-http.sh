@@ -118,6 +118,42 @@ origin" sh -c '"$GIT" -C w config remote.origin.promisor; "$GIT" -C w config rem
 	done
 	check "$repo/blob:none: git log -p runs (lazy fetches)" sh -c '"$GIT" -C w log -p -3 main >/dev/null'
 
+	# --revision: one commit's history, no ref but a detached HEAD (git
+	# 2.53 cannot take a SHA-256 id there: "Remote revision ... not found")
+	rev=$("$GIT" -C "$REPOS/$repo.git" rev-parse main~1)
+	if [ "$repo" = sample-sha256-reftable ]; then
+		rm -rf w
+		check "$repo: clone --revision" "$W" clone -q --bare --revision=$rev "$u" w
+		check_output "$repo: --revision: HEAD, no refs" "$rev" \
+			sh -c '"$GIT" -C w rev-parse HEAD; "$GIT" -C w for-each-ref'
+		check_same "$repo: --revision: the objects of its history" \
+			"\"\$GIT\" -C '$REPOS/$repo.git' rev-list --objects $rev | sort" "objects w"
+		check "$repo: --revision: git fsck --strict" "$GIT" -C w fsck --strict --no-progress
+	fi
+	for mode in "--bare --depth 2" ""; do
+		[ "$repo" = sample-sha256-reftable ] && break
+		rm -rf g w
+		"$GIT" clone -q $mode --revision=$rev "$u" g
+		check "$repo: clone $mode --revision" "$W" clone -q $mode --revision=$rev "$u" w
+		check_same "$repo: $mode --revision: refs as git's (none)" "refs g" "refs w"
+		check_same "$repo: $mode --revision: HEAD as git's" "\"\$GIT\" -C g rev-parse HEAD" \
+			"\"\$GIT\" -C w rev-parse HEAD"
+		check_same "$repo: $mode --revision: objects as git's" "objects g" "objects w"
+		check_same "$repo: $mode --revision: remote config as git's" \
+			"\"\$GIT\" -C g config get --all --regexp ^remote" \
+			"\"\$GIT\" -C w config get --all --regexp ^remote"
+	done
+	if [ "$repo" != sample-sha256-reftable ]; then
+		check_same "$repo: --revision: git status as after git's clone" \
+			'"$GIT" -C g status' '"$GIT" -C w status'
+		check_same "$repo: --revision: HEAD's reflog as git's" \
+			'"$GIT" -C g reflog show --format="%H %gs" HEAD' \
+			'"$GIT" -C w reflog show --format="%H %gs" HEAD'
+	fi
+	check_fail "$repo: --revision with -b is refused" "$W" clone -q -b main --revision=$rev "$u" bad
+	check_fail "$repo: --revision takes a full id here" "$W" clone -q --revision=main "$u" bad
+	check_fail "...leaving no directory" test -e bad
+
 	rm -rf g w
 	"$GIT" clone -q --no-checkout -b dev --single-branch "$u" g
 	check "$repo: clone -b dev --single-branch" "$W" clone -q -b dev --single-branch "$u" w
