@@ -213,18 +213,25 @@ export function readObject(options: ReadOptions & { oid: string }): Promise<{ ty
 /** The bytes of the file at path in revision ref (default "HEAD") of the repository dir. */
 export function readFile(options: ReadOptions & { ref?: string; path: string }): Promise<Uint8Array>;
 /**
- * The same from a remote, without a clone. On a static host (the files of a
- * bare repository after `git update-server-info`: S3, R2, any web server)
- * only the byte ranges needed are fetched with HTTP Range requests (index
- * slices and the pack entries of the commit, trees and file; a host that
- * ignores Range fails with code "EUNSUPPORTED"). A smart Git server, told
- * apart by its answer to the first request, gets a throwaway in-memory
- * clone with filter blob:none and depth 1 of that ref, then the one blob.
- * `static: true` skips the probe (the host is static), `static: false`
- * always clones. `ref`: a branch, tag, full ref name or object id.
+ * The same from a remote, without a clone. A smart Git server is first
+ * taken to speak protocol v2: 3 requests (ls-refs for the one ref, a
+ * shallow blob-less fetch of the commit and its trees, the blob), 2 for a
+ * full object id; a server that does not (v0/v1, SHA-256 when SHA-1 was
+ * assumed, no filter support, a static host) fails that try and the read
+ * starts again with smart discovery, as git asks. What a server turned
+ * out to be is remembered for later reads of the URL in this runtime. On
+ * a static host (the files of a bare repository after
+ * `git update-server-info`: S3, R2, any web server) only the byte ranges
+ * needed are fetched with HTTP Range requests (index slices and the pack
+ * entries of the commit, trees and file; a host that ignores Range fails
+ * with code "EUNSUPPORTED"). `static: true` reads the host as static at
+ * once, `static: false` never does. `ref`: a revision expression, a
+ * branch, tag, full ref name, HEAD, "@" or (smart servers) a full object
+ * id, followed by any of ~<n>, ^<n>, ^{<type>}, ^{}. `objectFormat`: what
+ * the server uses, when known ('sha1' is assumed first).
  */
 export function readFile(options: RemoteOptions & {
-  url: string; ref?: string; path: string; static?: boolean;
+  url: string; ref?: string; path: string; static?: boolean; objectFormat?: 'sha1' | 'sha256';
 }): Promise<Uint8Array>;
 
 export interface TreeEntry {

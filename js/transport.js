@@ -421,6 +421,11 @@ export async function runOperation(start, options, finish) {
     if (options?.limits !== undefined) {
       check(withStrings([limitsSpec(options.limits)], (s) => M._wgjs_op_set_limits(op, s)));
     }
+    // A server known to speak v2 in this object format: no advertisement
+    // is asked for (remote/operation.h, wg_remote_op_assume_v2).
+    if (options?.assumeV2) {
+      check(withStrings([options.assumeV2], (s) => M._wgjs_op_assume_v2(op, s)));
+    }
     await drive(op, options);
     // awaited here: an async finish still needs the operation
     return finish ? await finish(op) : undefined;

@@ -214,13 +214,16 @@ for (const name of SAMPLES) {
       ['v1.0', 'README.md'],
       ['refs/heads/dev', 'README.md'],
     ];
+    // told the object format, the first read of a SHA-256 server is as
+    // short as the others (edge.test.mjs reads one without being told)
+    const objectFormat = name.includes('sha256') ? 'sha256' : undefined;
     for (const [ref, file] of cases) {
       const requests = [];
-      const data = await wg.readFile({ url, ref, path: file, onRequest: (r) => requests.push(r) });
+      const data = await wg.readFile({ url, ref, path: file, objectFormat, onRequest: (r) => requests.push(r) });
       assert.ok(Buffer.from(data).equals(git(['-C', bare, 'show', `${ref}:${file}`], { encoding: 'buffer' })), `${ref}:${file}`);
       const bytes = requests.reduce((n, r) => n + r.sent + r.received, 0);
-      // discovery, ls-refs, the commit and trees, then discovery + the blob
-      assert.ok(requests.length <= 5, `${requests.length} requests`);
+      // ls-refs, the commit and its trees, the blob
+      assert.deepEqual(requests.map((r) => `${r.method} ${r.status}`), ['POST 200', 'POST 200', 'POST 200']);
       console.log(`# edge readFile ${name} ${ref}:${file}: ${requests.length} requests, ${bytes} bytes`);
     }
     await assert.rejects(wg.readFile({ url, ref: 'main', path: 'no/such/file' }), { code: 'ENOTFOUND' });

@@ -127,15 +127,23 @@ for (const fmt of FORMATS) {
     assert.ok(run.lines.every((l) => !l.path.endsWith('.pack') || l.status === 206), 'ranges only');
     // the discovery answer was the static info/refs: no second GET of it
     assert.equal(run.lines.filter((l) => l.path.endsWith('/info/refs')).length, 1);
+    // the first read of a host tries a smart server's v2 read: one POST,
+    // which a static host refuses
+    assert.deepEqual(run.lines.filter((l) => l.method === 'POST').map((l) => l.status >= 400), [true]);
   });
 
   test(`Node: tags, HEAD, a subdirectory, static: true (${fmt})`, async () => {
     const url = `${plain.base}/${fmt}.git`;
-    for (const [ref, p, opts] of [['v1.0', DEEP], ['light', 'src/d03/f1.txt'], [undefined, 'README'],
-      ['refs/heads/side', 'src/d07/f9.txt'], ['main', 'src/d11/f7.txt', { static: true }]]) {
-      const bytes = await webgit.readFile({ url, ref, path: p, ...opts });
-      assert.ok(Buffer.from(bytes).equals(show(fmt, `${ref ?? 'HEAD'}:${p}`)), `${ref}:${p}`);
-    }
+    const run = await logged(plain, async () => {
+      for (const [ref, p, opts] of [['v1.0', DEEP], ['light', 'src/d03/f1.txt'], [undefined, 'README'],
+        ['refs/heads/side', 'src/d07/f9.txt'], ['main', 'src/d11/f7.txt', { static: true }]]) {
+        const bytes = await webgit.readFile({ url, ref, path: p, ...opts });
+        assert.ok(Buffer.from(bytes).equals(show(fmt, `${ref ?? 'HEAD'}:${p}`)), `${ref}:${p}`);
+      }
+    });
+    assert.ifError(run.error);
+    // the host is known to be static now: no more smart tries
+    assert.equal(run.lines.filter((l) => l.method === 'POST').length, 0);
   });
 
   test(`Node: clear errors (${fmt})`, async () => {
