@@ -1,6 +1,10 @@
 /* Commits with their diffs (see commit_output.h). */
 #include "commit_output.h"
 
+#include <string.h>
+
+#include "cli.h"
+
 #include "object/commit.h"
 #include "object/object.h"
 #include "repo/revparse.h"
@@ -18,6 +22,7 @@ static int add_commit(struct wg_buf *out, struct wg_repo *repo, struct cli_commi
 	enum wg_object_type type;
 	struct wg_oid parent_tree;
 	bool empty_format = co->pretty.kind == CLI_PRETTY_USER && !*co->pretty.format;
+	bool merge;
 	int err;
 
 	if ((err = wg_odb_read(wg_repo_odb(repo), id, &type, &raw)))
@@ -36,8 +41,30 @@ static int add_commit(struct wg_buf *out, struct wg_repo *repo, struct cli_commi
 		goto out;
 	if (co->pretty.terminator && !empty_format)
 		wg_buf_addch(out, '\n');
-	if (!co->diff_asked || (o->formats & CLI_DIFF_NO_OUTPUT))
+	merge = c.nparents > 1 && !given;
+	if ((!co->diff_asked && !(merge && co->merges_need_diff)) ||
+	    (o->formats & CLI_DIFF_NO_OUTPUT))
 		goto out;
+	if (merge && (co->merges == CLI_MERGES_COMBINED || co->merges == CLI_MERGES_DENSE)) {
+		struct wg_oid *trees = wg_calloc(c.nparents, sizeof(*trees));
+		if (!trees) {
+			err = wg_error_set(WG_ENOMEM, "out of memory");
+			goto out;
+		}
+		for (size_t k = 0; k < c.nparents && !err; k++)
+			err = wg_object_peel(&trees[k], repo, &c.parents[k], WG_OBJ_TREE);
+		/* git's combined diff prints its separator in any case,
+		 * after a oneline too */
+		if (!err && !empty_format)
+			err = wg_buf_addch(out, '\n');
+		if (!err)
+			err = cli_diff_print_combined(out, repo, &c.tree, trees, c.nparents, o,
+						      co->merges == CLI_MERGES_DENSE);
+		wg_free(trees);
+		goto out;
+	}
+	if (merge && co->merges != CLI_MERGES_FIRST_PARENT)
+		goto out;   /* no diff (-m's separate diffs are not done) */
 	if (given) {
 		/* a copy: the caller's list stays as it is */
 		for (size_t i = 0; i < given->n && !err; i++) {
@@ -53,12 +80,8 @@ static int add_commit(struct wg_buf *out, struct wg_repo *repo, struct cli_commi
 		}
 		if (err || (!paired && (err = cli_diff_find_renames(&changes, repo, o, true))))
 			goto out;
-	} else if (c.nparents > 1) {
-		/* git's combined diff prints its separator in any case */
-		if (co->merge_separator && co->pretty.kind != CLI_PRETTY_ONELINE && !empty_format)
-			wg_buf_addch(out, '\n');
 	} else {
-		if (c.nparents == 1 &&
+		if (c.nparents >= 1 &&
 		    (err = wg_object_peel(&parent_tree, repo, &c.parents[0], WG_OBJ_TREE)))
 			goto out;
 		if ((err = cli_diff_tree_changes(&changes, repo, c.nparents ? &parent_tree : NULL,
@@ -92,4 +115,83 @@ int cli_commit_output_add_diff(struct wg_buf *out, struct wg_repo *repo,
 			       const struct wg_diff_changes *diff, bool paired)
 {
 	return add_commit(out, repo, co, id, mark, diff, paired);
+}
+
+int cli_commit_output_parse_merges(struct cli_commit_output *co, int argc, char **argv, int *i)
+{
+	const char *s = argv[*i], *v;
+	int mode;
+	bool need_diff = false, imply_patch = false;
+	if (!strcmp(s, "-m")) {
+		mode = CLI_MERGES_ON;
+	} else if (!strcmp(s, "-c")) {
+		mode = CLI_MERGES_COMBINED;
+		imply_patch = true;
+	} else if (!strcmp(s, "--cc")) {
+		mode = CLI_MERGES_DENSE;
+		imply_patch = true;
+	} else if (!strcmp(s, "--dd")) {
+		mode = CLI_MERGES_FIRST_PARENT;
+		imply_patch = true;
+	} else if (!strcmp(s, "--no-diff-merges")) {
+		mode = CLI_MERGES_OFF;
+	} else if ((v = cli_option_value(argc, argv, i, "--diff-merges"))) {
+		if ((mode = cli_diff_merges_parse(v)) < 0)
+			return cli_fatal("invalid value for '--diff-merges': '%s'", v);
+		need_diff = mode != CLI_MERGES_OFF;
+	} else {
+		return 0;
+	}
+	co->merges = mode;
+	co->merges_need_diff = need_diff;
+	co->merges_imply_patch = imply_patch;
+	co->merges_explicit = true;
+	return 1;
+}
+
+int cli_diff_merges_parse(const char *v)
+{
+	static const struct {
+		const char *name;
+		int mode;
+	} names[] = {
+		{ "off", CLI_MERGES_OFF }, { "none", CLI_MERGES_OFF },
+		{ "1", CLI_MERGES_FIRST_PARENT }, { "first-parent", CLI_MERGES_FIRST_PARENT },
+		{ "separate", CLI_MERGES_SEPARATE },
+		{ "c", CLI_MERGES_COMBINED }, { "combined", CLI_MERGES_COMBINED },
+		{ "cc", CLI_MERGES_DENSE }, { "dense-combined", CLI_MERGES_DENSE },
+		{ "m", CLI_MERGES_ON }, { "on", CLI_MERGES_ON },
+	};
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (!strcmp(v, names[k].name))
+			return names[k].mode;
+	return -1;
+}
+
+int cli_commit_output_merges_done(struct cli_commit_output *co, struct wg_repo *repo,
+				  bool is_show, bool first_parent)
+{
+	if (co->merges == CLI_MERGES_ON) {
+		const char *v;
+		int mode = CLI_MERGES_SEPARATE;
+		if (!wg_repo_config_get(repo, "log.diffMerges", &v)) {
+			if ((mode = cli_diff_merges_parse(v)) < 0)
+				return cli_fatal("bad log.diffMerges value '%s'", v);
+			if (mode == CLI_MERGES_ON)
+				mode = CLI_MERGES_SEPARATE;
+		}
+		wg_error_clear();
+		co->merges = mode;
+	}
+	if (first_parent) {
+		if (!co->merges_explicit)
+			co->merges = CLI_MERGES_SEPARATE;
+		if (co->merges == CLI_MERGES_SEPARATE)
+			co->merges = CLI_MERGES_FIRST_PARENT;
+	} else if (is_show && !co->merges_explicit) {
+		co->merges = CLI_MERGES_DENSE;
+	}
+	if (co->merges_imply_patch)
+		co->diff_asked = true;
+	return 0;
 }
