@@ -48,9 +48,9 @@ int cmd_log(int argc, char **argv)
 		    (!r && (r = cli_pretty_parse_option(&co.pretty, argc, argv, &i)) == 1))
 			continue;
 		/* only a format asks for a diff: -M, -w or --histogram alone
-		 * print none, as git's */
+		 * print none, as git's (nor does -s: a merge of -m gets no headers) */
 		if (!r && (r = cli_diff_parse_option(&co.diff, argc, argv, &i)) == 1) {
-			co.diff_asked = co.diff.formats != 0;
+			co.diff_asked = (co.diff.formats & ~(unsigned)CLI_DIFF_NO_OUTPUT) != 0;
 			continue;
 		}
 		if (r) {

@@ -11,6 +11,71 @@
 #include "util/alloc.h"
 #include "util/error.h"
 
+/* The commit's header as its format prints it, with the separator from
+ * the previous one; `from`: the parent of a separate diff (-m), which
+ * git names after the id. */
+static int add_header(struct wg_buf *out, struct wg_repo *repo, struct cli_commit_output *co,
+		      const struct wg_oid *id, const struct wg_commit *c, const struct wg_buf *raw,
+		      char mark, const struct wg_oid *from)
+{
+	struct cli_pretty p = co->pretty;
+	bool empty_format = p.kind == CLI_PRETTY_USER && !*p.format;
+	int err;
+	if (co->shown_one && !p.terminator)
+		wg_buf_addch(out, '\n');
+	co->shown_one = true;
+	p.from_parent = from;
+	if ((err = cli_pretty_commit(out, repo, &p, id, c, (const char *)raw->data, raw->len, mark)))
+		return err;
+	if (p.terminator && !empty_format)
+		wg_buf_addch(out, '\n');
+	return 0;
+}
+
+/* A diff after its header: nothing when it is empty, else a blank line
+ * ("---" when a stat and a patch follow) unless the format is oneline,
+ * and the formats asked. */
+static int add_changes(struct wg_buf *out, struct wg_repo *repo, struct cli_commit_output *co,
+		       const struct wg_diff_changes *changes)
+{
+	const struct cli_diff_options *o = &co->diff;
+	bool empty_format = co->pretty.kind == CLI_PRETTY_USER && !*co->pretty.format;
+	unsigned f = o->formats ? o->formats : CLI_DIFF_PATCH;
+	if (!changes->n || (f & CLI_DIFF_NO_OUTPUT))
+		return 0;
+	if (co->pretty.kind != CLI_PRETTY_ONELINE && !empty_format) {
+		if ((f & (CLI_DIFF_STAT | CLI_DIFF_PATCH)) == (CLI_DIFF_STAT | CLI_DIFF_PATCH))
+			wg_buf_adds(out, "---");
+		wg_buf_addch(out, '\n');
+	}
+	return cli_diff_print(out, repo, changes, o, CLI_DIFF_PATCH);
+}
+
+/* git's separate diffs of a merge (-m): a header and a diff for each
+ * parent it differs from, the header alone when it differs from none */
+static int add_separate(struct wg_buf *out, struct wg_repo *repo, struct cli_commit_output *co,
+			const struct wg_oid *id, const struct wg_commit *c, const struct wg_buf *raw,
+			char mark)
+{
+	bool any = false;
+	int err = 0;
+	for (size_t k = 0; k < c->nparents && !err; k++) {
+		struct wg_diff_changes changes = { 0 };
+		struct wg_oid tree;
+		if (!(err = wg_object_peel(&tree, repo, &c->parents[k], WG_OBJ_TREE)) &&
+		    !(err = cli_diff_tree_changes(&changes, repo, &tree, &c->tree, &co->diff, true)) &&
+		    changes.n) {
+			any = true;
+			if (!(err = add_header(out, repo, co, id, c, raw, mark, &c->parents[k])))
+				err = add_changes(out, repo, co, &changes);
+		}
+		wg_diff_changes_release(&changes);
+	}
+	if (!err && !any)
+		err = add_header(out, repo, co, id, c, raw, mark, NULL);
+	return err;
+}
+
 static int add_commit(struct wg_buf *out, struct wg_repo *repo, struct cli_commit_output *co,
 		      const struct wg_oid *id, char mark, const struct wg_diff_changes *given,
 		      bool paired)
@@ -22,7 +87,7 @@ static int add_commit(struct wg_buf *out, struct wg_repo *repo, struct cli_commi
 	enum wg_object_type type;
 	struct wg_oid parent_tree;
 	bool empty_format = co->pretty.kind == CLI_PRETTY_USER && !*co->pretty.format;
-	bool merge;
+	bool merge, want;
 	int err;
 
 	if ((err = wg_odb_read(wg_repo_odb(repo), id, &type, &raw)))
@@ -33,17 +98,15 @@ static int add_commit(struct wg_buf *out, struct wg_repo *repo, struct cli_commi
 	}
 	if ((err = wg_commit_parse(&c, wg_oid_algo(id), raw.data, raw.len)))
 		goto out;
-	if (co->shown_one && !co->pretty.terminator)
-		wg_buf_addch(out, '\n');
-	co->shown_one = true;
-	if ((err = cli_pretty_commit(out, repo, &co->pretty, id, &c, (const char *)raw.data,
-				     raw.len, mark)))
-		goto out;
-	if (co->pretty.terminator && !empty_format)
-		wg_buf_addch(out, '\n');
 	merge = c.nparents > 1 && !given;
-	if ((!co->diff_asked && !(merge && co->merges_need_diff)) ||
-	    (o->formats & CLI_DIFF_NO_OUTPUT))
+	want = co->diff_asked || (merge && co->merges_need_diff);
+	if (want && merge && co->merges == CLI_MERGES_SEPARATE) {
+		err = add_separate(out, repo, co, id, &c, &raw, mark);
+		goto out;
+	}
+	if ((err = add_header(out, repo, co, id, &c, &raw, mark, NULL)))
+		goto out;
+	if (!want || (o->formats & CLI_DIFF_NO_OUTPUT))
 		goto out;
 	if (merge && (co->merges == CLI_MERGES_COMBINED || co->merges == CLI_MERGES_DENSE)) {
 		struct wg_oid *trees = wg_calloc(c.nparents, sizeof(*trees));
@@ -64,7 +127,7 @@ static int add_commit(struct wg_buf *out, struct wg_repo *repo, struct cli_commi
 		goto out;
 	}
 	if (merge && co->merges != CLI_MERGES_FIRST_PARENT)
-		goto out;   /* no diff (-m's separate diffs are not done) */
+		goto out;   /* none */
 	if (given) {
 		/* a copy: the caller's list stays as it is */
 		for (size_t i = 0; i < given->n && !err; i++) {
@@ -88,15 +151,7 @@ static int add_commit(struct wg_buf *out, struct wg_repo *repo, struct cli_commi
 						 &c.tree, o, true)))
 			goto out;
 	}
-	if (changes.n) {
-		unsigned f = o->formats ? o->formats : CLI_DIFF_PATCH;
-		if (co->pretty.kind != CLI_PRETTY_ONELINE && !empty_format) {
-			if ((f & (CLI_DIFF_STAT | CLI_DIFF_PATCH)) == (CLI_DIFF_STAT | CLI_DIFF_PATCH))
-				wg_buf_adds(out, "---");
-			wg_buf_addch(out, '\n');
-		}
-		err = cli_diff_print(out, repo, &changes, o, CLI_DIFF_PATCH);
-	}
+	err = add_changes(out, repo, co, &changes);
 out:
 	wg_diff_changes_release(&changes);
 	wg_commit_release(&c);

@@ -9,7 +9,8 @@
 # merge whose result is one parent's; with --stat, --numstat, --summary,
 # --raw, --name-only, --name-status, -U0/-U1, --oneline. Then log's merge
 # modes: none by default, -c and --cc, --first-parent (the first
-# parent's diff), --diff-merges=<mode>, log.diffMerges for -m, and
+# parent's diff), -m (a diff against each parent, "(from <parent>)" in
+# its header), --diff-merges=<mode>, log.diffMerges for -m, and
 # --name-status -p (the names only). Both object formats.
 
 . "$(dirname "$0")/lib.sh"
@@ -119,9 +120,12 @@ for FMT in sha1 sha256; do
 	same show --first-parent HEAD~1
 	same show --diff-merges=off HEAD~1
 	same show --name-status -p HEAD~1
+	same show -m HEAD~1 HEAD~3
+	same show -m -s --abbrev-commit HEAD~3
 	for o in "-p" "--cc" "-c --stat" "-p --cc" "--first-parent -p" "--first-parent --stat" \
 		"--diff-merges=first-parent" "--diff-merges=combined --raw" "--name-status -p" \
-		"--cc --name-status" "--dd" "-m" "-p --no-diff-merges" "--cc -- b.txt nonl.txt"; do
+		"--cc --name-status" "--dd" "-m" "-p --no-diff-merges" "--cc -- b.txt nonl.txt" \
+		"-m -p" "-m --stat --oneline" "--diff-merges=separate --raw"; do
 		# shellcheck disable=SC2086
 		same log $o
 	done
