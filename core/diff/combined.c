@@ -78,6 +78,12 @@ static bool same_line(const struct lost_line *a, const struct lost_line *b, unsi
 	}
 }
 
+/* The most cells of the table that merges two lists of lost lines: past
+ * it (thousands of lines lost by two parents at one place) the new lines
+ * follow the old ones without being merged, which keeps the memory
+ * bounded where git's output would merge them. */
+#define MAX_MERGE_CELLS ((size_t)16 << 20)
+
 /* Merge the lines parent n lost before l (nl of them, from its text)
  * into those lost there already: along their longest common subsequence
  * a line lost by both takes n's bit, the others are inserted where the
@@ -86,9 +92,9 @@ static int add_lost(struct combined *c, struct result_line *l, const struct wg_l
 		    long nnew, size_t n)
 {
 	uint64_t bit = (uint64_t)1 << n;
-	size_t nb = l->nlost, nn = (size_t)nnew, w;
-	struct lost_line *add, *merged = NULL;
-	unsigned *len = NULL;
+	size_t nb = l->nlost, nn = (size_t)nnew, cols = nn + 1, w;
+	struct lost_line *add, *merged;
+	unsigned *row = NULL, *prev;
 	unsigned char *way = NULL;   /* 0 both, 1 old only, 2 new only */
 
 	if (!(add = wg_calloc(nn, sizeof(*add))))
@@ -106,11 +112,24 @@ static int add_lost(struct combined *c, struct result_line *l, const struct wg_l
 		l->nlost = nn;
 		return 0;
 	}
-	size_t cols = nn + 1;
-	if (nb + 1 > SIZE_MAX / cols || !(len = wg_calloc((nb + 1) * cols, sizeof(*len))) ||
-	    !(way = wg_calloc((nb + 1) * cols, 1)) || !(merged = wg_calloc(nb + nn, sizeof(*merged)))) {
-		wg_free(len);
-		wg_free(way);
+	if (!(merged = wg_calloc(nb + nn, sizeof(*merged)))) {
+		wg_free(add);
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	}
+	if ((nb + 1) > MAX_MERGE_CELLS / cols) {
+		/* too much to merge: the new lines follow */
+		memcpy(merged, l->lost, nb * sizeof(*merged));
+		memcpy(merged + nb, add, nn * sizeof(*merged));
+		wg_free(add);
+		wg_free(l->lost);
+		l->lost = merged;
+		l->nlost = nb + nn;
+		return 0;
+	}
+	/* the lengths need two rows; the ways the whole table */
+	if (!(row = wg_calloc(2 * cols, sizeof(*row))) || !(way = wg_calloc((nb + 1) * cols, 1))) {
+		wg_free(row);
+		wg_free(merged);
 		wg_free(add);
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	}
@@ -119,20 +138,24 @@ static int add_lost(struct combined *c, struct result_line *l, const struct wg_l
 	for (size_t j = 1; j <= nn; j++)
 		way[j] = 2;
 	for (size_t i = 1; i <= nb; i++) {
+		unsigned *cur = row + (i & 1) * cols;
+		prev = row + ((i - 1) & 1) * cols;
+		cur[0] = 0;
 		for (size_t j = 1; j <= nn; j++) {
-			size_t at = i * cols + j;
+			unsigned char *wy = &way[i * cols + j];
 			if (same_line(&l->lost[i - 1], &add[j - 1], c->opts->lines.whitespace)) {
-				len[at] = len[at - cols - 1] + 1;
-				way[at] = 0;
-			} else if (len[at - 1] >= len[at - cols]) {
-				len[at] = len[at - 1];
-				way[at] = 2;
+				cur[j] = prev[j - 1] + 1;
+				*wy = 0;
+			} else if (cur[j - 1] >= prev[j]) {
+				cur[j] = cur[j - 1];
+				*wy = 2;
 			} else {
-				len[at] = len[at - cols];
-				way[at] = 1;
+				cur[j] = prev[j];
+				*wy = 1;
 			}
 		}
 	}
+	wg_free(row);
 	/* walk back from the end, writing the merged list from its end */
 	w = nb + nn;
 	for (size_t i = nb, j = nn; i || j;) {
@@ -154,7 +177,6 @@ static int add_lost(struct combined *c, struct result_line *l, const struct wg_l
 	wg_free(l->lost);
 	l->lost = merged;
 	l->nlost = nb + nn - w;
-	wg_free(len);
 	wg_free(way);
 	wg_free(add);
 	return 0;
