@@ -45,13 +45,15 @@ static bool ws(char ch)
 	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
 }
 
-/* Whether two lost lines are the same line for the whitespace options:
- * trailing whitespace counts for none of them; -w drops all of it, -b
- * makes each run one space. */
+/* Whether two lost lines are the same line for the whitespace options,
+ * compared as git compares them, from their ends: trailing whitespace
+ * counts for none of the options; with -w or -b a run of whitespace in
+ * both lines (-b: in both; -w: in either) is skipped, down to the first
+ * byte of the line, which is compared as it is. */
 static bool same_line(const struct lost_line *a, const struct lost_line *b, unsigned flags)
 {
 	const char *p = a->text, *q = b->text;
-	size_t n = a->len, m = b->len, i = 0, j = 0;
+	size_t n = a->len, m = b->len;
 	if (!flags)
 		return n == m && !memcmp(p, q, n);
 	while (n && ws(p[n - 1]))
@@ -60,22 +62,26 @@ static bool same_line(const struct lost_line *a, const struct lost_line *b, unsi
 		m--;
 	if (!(flags & (WG_DIFF_IGNORE_ALL_SPACE | WG_DIFF_IGNORE_SPACE_CHANGE)))
 		return n == m && !memcmp(p, q, n);
-	for (;;) {
-		bool sp = i < n && ws(p[i]), sq = j < m && ws(q[j]);
+	while (n && m) {
+		bool sp = ws(p[--n]), sq = ws(q[--m]);
 		if (sp || sq) {
-			if (!(flags & WG_DIFF_IGNORE_ALL_SPACE) && sp != sq)
+			if ((flags & WG_DIFF_IGNORE_SPACE_CHANGE) && !(sp && sq))
 				return false;
-			while (i < n && ws(p[i]))
-				i++;
-			while (j < m && ws(q[j]))
-				j++;
-			continue;
+			while (n && ws(p[n]))
+				n--;
+			while (m && ws(q[m]))
+				m--;
 		}
-		if (i == n || j == m)
-			return i == n && j == m;
-		if (p[i++] != q[j++])
+		if (p[n] != q[m])
 			return false;
 	}
+	if (flags & WG_DIFF_IGNORE_ALL_SPACE) {
+		while (n && ws(p[n - 1]))
+			n--;
+		while (m && ws(q[m - 1]))
+			m--;
+	}
+	return !n && !m;
 }
 
 /* The most cells of the table that merges two lists of lost lines: past

@@ -10,8 +10,8 @@
 
 /* The hunks of result against the parents (NULL-terminated) are want,
  * and there are some exactly when want is not empty. */
-static void check_hunks(const char *result, const char *const *parents, bool dense, long context,
-			const char *want)
+static void check_hunks_ws(const char *result, const char *const *parents, bool dense,
+			   long context, unsigned whitespace, const char *want)
 {
 	struct wg_combined_blob r = { result, strlen(result) }, p[8];
 	struct wg_combined_options o = WG_COMBINED_OPTIONS_INIT;
@@ -24,10 +24,17 @@ static void check_hunks(const char *result, const char *const *parents, bool den
 	}
 	o.dense = dense;
 	o.context = context;
+	o.lines.whitespace = whitespace;
 	CHECK_OK(wg_combined_hunks(&out, &shown, &r, p, n, &o));
 	CHECK_STR(wg_buf_cstr(&out), want);
 	CHECK(shown == (*want != 0));
 	wg_buf_release(&out);
+}
+
+static void check_hunks(const char *result, const char *const *parents, bool dense, long context,
+			const char *want)
+{
+	check_hunks_ws(result, parents, dense, context, 0, want);
 }
 
 /* lines from both sides, an evil line, lines lost from each */
@@ -140,6 +147,29 @@ static void test_function_line(void)
 		    "  }\n");
 }
 
+/* with -b or -w, lost lines merge as git compares them: runs of
+ * whitespace are skipped from the end, but the first byte of a line is
+ * compared as it is (a tab and a space there differ) */
+static void test_whitespace(void)
+{
+	static const char *const parents[] = { "a\n\tx  y\nq\nb\n", "a\n x y\nb\n", NULL };
+	static const char *const same_start[] = { "a\n x\t y \nb\n", "a\n x y\nb\n", NULL };
+	check_hunks_ws("a\nnew\nb\n", parents, true, 3, WG_DIFF_IGNORE_SPACE_CHANGE,
+		       "@@@ -1,4 -1,3 +1,3 @@@\n"
+		       "  a\n"
+		       "- \tx  y\n"
+		       "- q\n"
+		       " - x y\n"
+		       "++new\n"
+		       "  b\n");
+	check_hunks_ws("a\nnew\nb\n", same_start, true, 3, WG_DIFF_IGNORE_SPACE_CHANGE,
+		       "@@@ -1,3 -1,3 +1,3 @@@\n"
+		       "  a\n"
+		       "-- x\t y \n"
+		       "++new\n"
+		       "  b\n");
+}
+
 static void test_parent_count(void)
 {
 	struct wg_combined_blob r = { "", 0 };
@@ -153,4 +183,4 @@ static void test_parent_count(void)
 
 WG_TEST_MAIN("combined_diff", WG_TEST(test_two_parents), WG_TEST(test_lost_by_both),
 	     WG_TEST(test_octopus), WG_TEST(test_no_newline_and_no_context),
-	     WG_TEST(test_function_line), WG_TEST(test_parent_count))
+	     WG_TEST(test_function_line), WG_TEST(test_whitespace), WG_TEST(test_parent_count))
