@@ -53,7 +53,7 @@ static int read_blob(struct wg_buf *out, struct wg_repo *repo, unsigned mode,
 
 /* git's show_raw_diff: "::<modes> <ids> <statuses>\t<path>" */
 static int print_raw(struct wg_buf *out, struct wg_repo *repo, const struct combined_path *p,
-		     size_t np, const struct cli_diff_options *o, unsigned formats)
+		     size_t np, const struct cli_diff_options *o, unsigned formats, bool all_paths)
 {
 	const struct wg_diff_change *r = p->from[0];
 	char hex[WG_MAX_HEXSZ + 1];
@@ -80,6 +80,11 @@ static int print_raw(struct wg_buf *out, struct wg_repo *repo, const struct comb
 		if (!err)
 			err = wg_buf_addch(out, '\t');
 	}
+	for (size_t n = 0; all_paths && n < np && !err; n++) {
+		const char *path = p->from[n]->from ? p->from[n]->from : p->from[n]->path;
+		if (!(err = wg_quote_c_style(out, path, strlen(path))))
+			err = wg_buf_addch(out, '\t');
+	}
 	if (!err && !(err = wg_quote_c_style(out, r->path, strlen(r->path))))
 		err = wg_buf_addch(out, '\n');
 	return err;
@@ -87,7 +92,7 @@ static int print_raw(struct wg_buf *out, struct wg_repo *repo, const struct comb
 
 /* git's show_combined_header; *added and *deleted as it decides them */
 static int print_header(struct wg_buf *out, struct wg_repo *repo, const struct combined_path *p,
-			size_t np, bool dense, bool mode_differs, bool file_header)
+			size_t np, bool dense, bool all_paths, bool mode_differs, bool file_header)
 {
 	const struct wg_diff_change *r = p->from[0];
 	char hex[WG_MAX_HEXSZ + 1];
@@ -123,9 +128,19 @@ static int print_header(struct wg_buf *out, struct wg_repo *repo, const struct c
 	}
 	if (err || !file_header)
 		return err;
-	if ((err = wg_buf_adds(out, "--- ")) ||
-	    (err = added ? wg_buf_adds(out, "/dev/null") : add_quoted_with(out, "a/", r->path)) ||
-	    (err = wg_buf_adds(out, "\n+++ ")) ||
+	for (size_t n = 0; all_paths && n < np && !err; n++) {
+		const char *path = p->from[n]->from ? p->from[n]->from : p->from[n]->path;
+		if (!(err = wg_buf_adds(out, "--- ")) &&
+		    !(err = p->from[n]->status == 'A' ? wg_buf_adds(out, "/dev/null")
+						      : add_quoted_with(out, "a/", path)))
+			err = wg_buf_addch(out, '\n');
+	}
+	if (err || (!all_paths &&
+		    ((err = wg_buf_adds(out, "--- ")) ||
+		     (err = added ? wg_buf_adds(out, "/dev/null") : add_quoted_with(out, "a/", r->path)) ||
+		     (err = wg_buf_addch(out, '\n')))))
+		return err;
+	if ((err = wg_buf_adds(out, "+++ ")) ||
 	    (err = deleted ? wg_buf_adds(out, "/dev/null") : add_quoted_with(out, "b/", r->path)))
 		return err;
 	return wg_buf_addch(out, '\n');
@@ -133,7 +148,7 @@ static int print_header(struct wg_buf *out, struct wg_repo *repo, const struct c
 
 /* git's show_patch_diff for a path of a commit */
 static int print_patch(struct wg_buf *out, struct wg_repo *repo, const struct combined_path *p,
-		       size_t np, const struct cli_diff_options *o, bool dense)
+		       size_t np, const struct cli_diff_options *o, bool dense, bool all_paths)
 {
 	const struct wg_diff_change *r = p->from[0];
 	struct wg_buf result = WG_BUF_INIT, hunks = WG_BUF_INIT, *pb;
@@ -161,7 +176,7 @@ static int print_patch(struct wg_buf *out, struct wg_repo *repo, const struct co
 	if (err)
 		goto out;
 	if (binary) {
-		if (!(err = print_header(out, repo, p, np, dense, mode_differs, false)))
+		if (!(err = print_header(out, repo, p, np, dense, all_paths, mode_differs, false)))
 			err = wg_buf_adds(out, "Binary files differ\n");
 		goto out;
 	}
@@ -173,7 +188,7 @@ static int print_patch(struct wg_buf *out, struct wg_repo *repo, const struct co
 	    (err = wg_combined_hunks(&hunks, &shown, &res, pv, np, &co)))
 		goto out;
 	if ((shown || mode_differs) &&
-	    !(err = print_header(out, repo, p, np, dense, mode_differs, true)))
+	    !(err = print_header(out, repo, p, np, dense, all_paths, mode_differs, true)))
 		err = wg_buf_add(out, hunks.data, hunks.len);
 out:
 	for (size_t n = 0; pb && n < np; n++)
@@ -187,7 +202,7 @@ out:
 
 int cli_diff_print_combined(struct wg_buf *out, struct wg_repo *repo, const struct wg_oid *tree,
 			    const struct wg_oid *parent_trees, size_t np,
-			    const struct cli_diff_options *o, bool dense)
+			    const struct cli_diff_options *o, bool dense, bool all_paths)
 {
 	const unsigned stats = CLI_DIFF_STAT | CLI_DIFF_NUMSTAT | CLI_DIFF_SHORTSTAT |
 			       CLI_DIFF_SUMMARY;
@@ -245,7 +260,7 @@ int cli_diff_print_combined(struct wg_buf *out, struct wg_repo *repo, const stru
 	}
 	if (npaths && (formats & (CLI_DIFF_RAW | CLI_DIFF_NAME_ONLY | CLI_DIFF_NAME_STATUS))) {
 		for (size_t k = 0; k < npaths && !err; k++)
-			err = print_raw(out, repo, &paths[k], np, o, formats);
+			err = print_raw(out, repo, &paths[k], np, o, formats, all_paths);
 		sep = true;
 	} else if (npaths && (formats & stats)) {
 		sep = true;
@@ -254,7 +269,7 @@ int cli_diff_print_combined(struct wg_buf *out, struct wg_repo *repo, const stru
 		if (sep)
 			err = wg_buf_addch(out, '\n');
 		for (size_t k = 0; k < npaths && !err; k++)
-			err = print_patch(out, repo, &paths[k], np, o, dense);
+			err = print_patch(out, repo, &paths[k], np, o, dense, all_paths);
 	}
 out:
 	for (size_t n = 0; n < np; n++)

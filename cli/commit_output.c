@@ -122,7 +122,8 @@ static int add_commit(struct wg_buf *out, struct wg_repo *repo, struct cli_commi
 			err = wg_buf_addch(out, '\n');
 		if (!err)
 			err = cli_diff_print_combined(out, repo, &c.tree, trees, c.nparents, o,
-						      co->merges == CLI_MERGES_DENSE);
+						      co->merges == CLI_MERGES_DENSE,
+						      co->combined_all_paths);
 		wg_free(trees);
 		goto out;
 	}
@@ -190,6 +191,11 @@ int cli_commit_output_parse_merges(struct cli_commit_output *co, int argc, char 
 		imply_patch = true;
 	} else if (!strcmp(s, "--no-diff-merges")) {
 		mode = CLI_MERGES_OFF;
+	} else if (!strcmp(s, "--combined-all-paths")) {
+		/* each mode above turns it off again, as git's */
+		co->combined_all_paths = true;
+		co->merges_explicit = true;
+		return 1;
 	} else if ((v = cli_option_value(argc, argv, i, "--diff-merges"))) {
 		if ((mode = cli_diff_merges_parse(v)) < 0)
 			return cli_fatal("invalid value for '--diff-merges': '%s'", v);
@@ -198,6 +204,7 @@ int cli_commit_output_parse_merges(struct cli_commit_output *co, int argc, char 
 		return 0;
 	}
 	co->merges = mode;
+	co->combined_all_paths = false;
 	co->merges_need_diff = need_diff;
 	co->merges_imply_patch = imply_patch;
 	co->merges_explicit = true;
@@ -226,6 +233,9 @@ int cli_diff_merges_parse(const char *v)
 int cli_commit_output_merges_done(struct cli_commit_output *co, struct wg_repo *repo,
 				  bool is_show, bool first_parent)
 {
+	if (co->combined_all_paths && co->merges != CLI_MERGES_COMBINED &&
+	    co->merges != CLI_MERGES_DENSE)
+		return cli_fatal("--combined-all-paths makes no sense without -c or --cc");
 	if (co->merges == CLI_MERGES_ON) {
 		const char *v;
 		int mode = CLI_MERGES_SEPARATE;

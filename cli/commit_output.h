@@ -33,6 +33,7 @@ struct cli_commit_output {
 	bool merges_explicit;       /* a diff-merges option was given */
 	bool merges_need_diff;      /* --diff-merges=<mode>: merges get a diff without -p */
 	bool merges_imply_patch;    /* -c, --cc: every commit gets a patch */
+	bool combined_all_paths;    /* --combined-all-paths: each parent's path too */
 	bool shown_one;             /* a commit was printed (separators) */
 };
 
@@ -47,7 +48,7 @@ int cli_commit_output_add_diff(struct wg_buf *out, struct wg_repo *repo,
 			       const struct wg_diff_changes *diff, bool paired);
 
 /* Take argv[*i] if it is one of git's diff-merges options (-m, -c, --cc,
- * --dd, --no-diff-merges, --diff-merges=<mode>): 1 taken, 0 not one, or
+ * --dd, --no-diff-merges, --diff-merges=<mode>, --combined-all-paths): 1 taken, 0 not one, or
  * an exit code (> 1) after a message. */
 int cli_commit_output_parse_merges(struct cli_commit_output *co, int argc, char **argv, int *i);
 /* A --diff-merges mode's name (git's, "on" and "m" too): its enum

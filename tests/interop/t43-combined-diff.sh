@@ -7,7 +7,8 @@
 # the merge, a mode change, a binary file, files without a final newline,
 # a rename on one side, a name that needs quoting, an octopus and a
 # merge whose result is one parent's; with --stat, --numstat, --summary,
-# --raw, --name-only, --name-status, -U0/-U1, --oneline. Then log's merge
+# --raw, --name-only, --name-status, -U0/-U1, --oneline,
+# --combined-all-paths. Then log's merge
 # modes: none by default, -c and --cc, --first-parent (the first
 # parent's diff), -m (a diff against each parent, "(from <parent>)" in
 # its header), --diff-merges=<mode>, log.diffMerges for -m, and
@@ -111,17 +112,24 @@ for FMT in sha1 sha256; do
 		check_same "$FMT: $*" "\"\$GIT\" $*" "\"\$W\" $*"
 	}
 	for m in $("$GIT" rev-list --merges HEAD); do
-		for o in "" "-c" "--stat" "--numstat --summary" "--raw" "-c --name-only" \
-			"--name-status" "--stat -p" "-U0" "-c -U1" "--oneline --raw -p"; do
+		for o in "" "-c" "--stat -p" "--numstat --summary" "-c --raw" "--name-status" \
+			"-U0" "-c -U1"; do
 			# shellcheck disable=SC2086
 			same show $o "$m"
 		done
 	done
 	same show --first-parent HEAD~1
+	same show --oneline --raw -p HEAD~2
+	same show --name-only HEAD~2
 	same show --diff-merges=off HEAD~1
 	same show --name-status -p HEAD~1
 	same show -m HEAD~1 HEAD~3
 	same show -m -s --abbrev-commit HEAD~3
+	same show --cc --combined-all-paths --raw -p HEAD^2
+	same log -c --combined-all-paths --name-status
+	check_same "$FMT: --combined-all-paths without -c: git's message" \
+		'"$GIT" show --combined-all-paths HEAD 2>&1 >/dev/null; echo $?' \
+		'"$W" show --combined-all-paths HEAD 2>&1 >/dev/null; echo $?'
 	for o in "-p" "--cc" "-c --stat" "-p --cc" "--first-parent -p" "--first-parent --stat" \
 		"--diff-merges=first-parent" "--diff-merges=combined --raw" "--name-status -p" \
 		"--cc --name-status" "--dd" "-m" "-p --no-diff-merges" "--cc -- b.txt nonl.txt" \
