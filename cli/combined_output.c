@@ -202,7 +202,8 @@ out:
 
 int cli_diff_print_combined(struct wg_buf *out, struct wg_repo *repo, const struct wg_oid *tree,
 			    const struct wg_oid *parent_trees, size_t np,
-			    const struct cli_diff_options *o, bool dense, bool all_paths)
+			    const struct cli_diff_options *o, bool dense, bool all_paths,
+			    bool rename_default)
 {
 	const unsigned stats = CLI_DIFF_STAT | CLI_DIFF_NUMSTAT | CLI_DIFF_SHORTSTAT |
 			       CLI_DIFF_SUMMARY;
@@ -221,7 +222,8 @@ int cli_diff_print_combined(struct wg_buf *out, struct wg_repo *repo, const stru
 	if (!(ch = wg_calloc(np, sizeof(*ch))))
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	for (size_t n = 0; n < np && !err; n++)
-		err = cli_diff_tree_changes(&ch[n], repo, &parent_trees[n], tree, o, true);
+		err = cli_diff_tree_changes(&ch[n], repo, &parent_trees[n], tree, o,
+					    rename_default);
 	if (err)
 		goto out;
 	/* a stat and its kin: against the first parent */

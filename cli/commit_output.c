@@ -123,7 +123,7 @@ static int add_commit(struct wg_buf *out, struct wg_repo *repo, struct cli_commi
 		if (!err)
 			err = cli_diff_print_combined(out, repo, &c.tree, trees, c.nparents, o,
 						      co->merges == CLI_MERGES_DENSE,
-						      co->combined_all_paths);
+						      co->combined_all_paths, true);
 		wg_free(trees);
 		goto out;
 	}

@@ -92,9 +92,11 @@ int cli_diff_line_options(struct wg_repo *repo, const struct cli_diff_options *o
  * against its parents' trees, in o's formats (a patch when none), dense
  * (--cc) or not (-c), as git's diff_tree_combined prints it; all_paths
  * (--combined-all-paths): each parent's path too (a rename's source) in
- * the raw and name formats and a "--- a/<path>" line per parent. */
+ * the raw and name formats and a "--- a/<path>" line per parent.
+ * Renames as cli_diff_tree_changes finds them with rename_default. */
 int cli_diff_print_combined(struct wg_buf *out, struct wg_repo *repo, const struct wg_oid *tree,
 			    const struct wg_oid *parent_trees, size_t np,
-			    const struct cli_diff_options *o, bool dense, bool all_paths);
+			    const struct cli_diff_options *o, bool dense, bool all_paths,
+			    bool rename_default);
 
 #endif

@@ -8,7 +8,7 @@
 # a rename on one side, a name that needs quoting, an octopus and a
 # merge whose result is one parent's; with --stat, --numstat, --summary,
 # --raw, --name-only, --name-status, -U0/-U1, --oneline,
-# --combined-all-paths. Then log's merge
+# --combined-all-paths; diff-tree -c, --cc and -m. Then log's merge
 # modes: none by default, -c and --cc, --first-parent (the first
 # parent's diff), -m (a diff against each parent, "(from <parent>)" in
 # its header), --diff-merges=<mode>, log.diffMerges for -m, and
@@ -127,6 +127,9 @@ for FMT in sha1 sha256; do
 	same show -m -s --abbrev-commit HEAD~3
 	same show --cc --combined-all-paths --raw -p HEAD^2
 	same log -c --combined-all-paths --name-status
+	same diff-tree -c HEAD^2
+	same diff-tree --cc --stat HEAD~2
+	same diff-tree -m -p HEAD~3
 	check_same "$FMT: --combined-all-paths without -c: git's message" \
 		'"$GIT" show --combined-all-paths HEAD 2>&1 >/dev/null; echo $?' \
 		'"$W" show --combined-all-paths HEAD 2>&1 >/dev/null; echo $?'
