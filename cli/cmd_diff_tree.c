@@ -3,7 +3,10 @@
  * patch and stats (cli/diff_output.h). Renames only with -M, copies with
  * -C, -C -C or --find-copies-harder, as git's plumbing. Without -r (and with only raw or name formats) the changes
  * are shown for the top level, a changed directory as one entry. A merge
- * given alone shows nothing, as git does without -m or -c. */
+ * given alone shows nothing, as git does without -m, -c or --cc: with -c
+ * (raw by default) or --cc (a patch by default) its combined diff
+ * (cli/combined_output.c) after its id, with -m a diff against each
+ * parent it differs from, each after the id. */
 #include <string.h>
 
 #include "cli.h"
@@ -63,6 +66,43 @@ static int collapse(struct wg_diff_changes *c, struct wg_repo *repo, const struc
 	return 0;
 }
 
+/* A merge's diffs: combined (-c, --cc) or against each parent (-m) */
+static int diff_merge(struct wg_buf *out, struct wg_repo *repo, const struct wg_oid *id,
+		      const struct wg_commit *c, struct cli_diff_options *o, int how)
+{
+	struct wg_oid *trees = wg_calloc(c->nparents, sizeof(*trees));
+	int err = 0;
+	if (!trees)
+		return cli_fatal("out of memory");
+	for (size_t k = 0; k < c->nparents && !err; k++)
+		err = wg_object_peel(&trees[k], repo, &c->parents[k], WG_OBJ_TREE);
+	if (!err && how != 'm') {
+		/* its id in any case, then the combined diff */
+		if (!o->formats)
+			o->formats = how == 'C' ? CLI_DIFF_PATCH : CLI_DIFF_RAW;
+		if (!(err = wg_buf_printf(out, "%s\n", wg_oid_hex(id))))
+			err = cli_diff_print_combined(out, repo, &c->tree, trees, c->nparents, o,
+						      how == 'C', false, false);
+	}
+	for (size_t k = 0; how == 'm' && k < c->nparents && !err; k++) {
+		struct wg_diff_changes changes = { 0 };
+		unsigned formats = o->formats ? o->formats : CLI_DIFF_RAW;
+		bool recursive = o->recursive ||
+				 (formats & ~(CLI_DIFF_RAW | CLI_DIFF_NAME_ONLY | CLI_DIFF_NAME_STATUS |
+					      CLI_DIFF_NO_OUTPUT));
+		err = cli_diff_tree_changes(&changes, repo, &trees[k], &c->tree, o, false);
+		if (!err && !recursive)
+			collapse(&changes, repo, &trees[k], &c->tree);
+		if (!err && changes.n && !(err = wg_buf_printf(out, "%s\n", wg_oid_hex(id))))
+			err = cli_diff_print(out, repo, &changes, o, CLI_DIFF_RAW);
+		wg_diff_changes_release(&changes);
+	}
+	wg_free(trees);
+	if (err)
+		return cli_fatal_core();
+	return cli_write_stdout(out->data, out->len);
+}
+
 int cmd_diff_tree(int argc, char **argv)
 {
 	struct cli_diff_options o;
@@ -74,6 +114,7 @@ int cmd_diff_tree(int argc, char **argv)
 	struct wg_oid oids[2], trees[2], commit_id;
 	int nrevs = 0, rc = 0, r;
 	bool one_commit = false, have_old = true;
+	int merges = 0;   /* 'm' (-m), 'c' (-c), 'C' (--cc), 0: none */
 
 	cli_diff_options_init(&o);
 	for (int i = 1; i < argc; i++) {
@@ -81,6 +122,10 @@ int cmd_diff_tree(int argc, char **argv)
 			o.paths = argv + i + 1;
 			o.npaths = argc - i - 1;
 			break;
+		}
+		if (!strcmp(argv[i], "-m") || !strcmp(argv[i], "-c") || !strcmp(argv[i], "--cc")) {
+			merges = argv[i][1] == 'm' ? 'm' : argv[i][1] == 'c' ? 'c' : 'C';
+			continue;
 		}
 		if ((r = cli_diff_parse_option(&o, argc, argv, &i)) == 1)
 			continue;
@@ -123,8 +168,10 @@ int cmd_diff_tree(int argc, char **argv)
 		}
 		wg_buf_release(&raw);
 		trees[1] = commit.tree;
-		if (commit.nparents > 1)
-			goto out;      /* a merge: nothing without -m or -c */
+		if (commit.nparents > 1) {
+			rc = merges ? diff_merge(&out, repo, &commit_id, &commit, &o, merges) : 0;
+			goto out;      /* a merge: nothing without -m, -c or --cc */
+		}
 		if (commit.nparents == 1) {
 			if (wg_object_peel(&trees[0], repo, &commit.parents[0], WG_OBJ_TREE)) {
 				rc = cli_fatal_core();

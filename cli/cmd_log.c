@@ -1,7 +1,8 @@
 /* webgit log: the commits of a revision walk (cli/rev_options.h over
  * core/history/revwalk.h) in git log's formats (cli/pretty.h), each with
  * its diff when a diff format is asked (-p, --stat, ...; merges get
- * none, as git log without -m). With paths, the diff is limited to them
+ * none unless --first-parent, -c, --cc or --diff-merges asks one: see
+ * cli/commit_output.h). With paths, the diff is limited to them
  * too, as git's. --follow (or log.follow with one path) follows that
  * path's renames in the core's walk (history/follow.h), which hands each
  * commit's diff over. Decorations are not printed: git prints none when its
@@ -42,13 +43,14 @@ int cmd_log(int argc, char **argv)
 			follow = argv[i][2] == 'f';
 			continue;
 		}
-		if ((r = cli_rev_options_parse(&ro, argc, argv, &i)) == 1 ||
+		if ((r = cli_commit_output_parse_merges(&co, argc, argv, &i)) == 1 ||
+		    (!r && (r = cli_rev_options_parse(&ro, argc, argv, &i)) == 1) ||
 		    (!r && (r = cli_pretty_parse_option(&co.pretty, argc, argv, &i)) == 1))
 			continue;
 		/* only a format asks for a diff: -M, -w or --histogram alone
-		 * print none, as git's */
+		 * print none, as git's (nor does -s: a merge of -m gets no headers) */
 		if (!r && (r = cli_diff_parse_option(&co.diff, argc, argv, &i)) == 1) {
-			co.diff_asked = co.diff.formats != 0;
+			co.diff_asked = (co.diff.formats & ~(unsigned)CLI_DIFF_NO_OUTPUT) != 0;
 			continue;
 		}
 		if (r) {
@@ -64,6 +66,8 @@ int cmd_log(int argc, char **argv)
 	if ((rc = cli_diff_options_done(&co.diff)))
 		goto out;
 	if ((rc = cli_open_repo(&repo)))
+		goto out;
+	if ((rc = cli_commit_output_merges_done(&co, repo, false, ro.walk.first_parent)))
 		goto out;
 	if (follow < 0) {
 		bool on = false;

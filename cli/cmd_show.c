@@ -1,9 +1,8 @@
 /* webgit show: commits in git show's default (medium) format, each with
  * its diff against its parent (a patch by default, or the formats of
  * cli/diff_output.h; "---" before a stat that a patch follows, as git).
- * A merge shows its header only (and the blank line git's combined diff
- * starts with): the combined diff itself (--cc) is not done here; for a
- * merge without conflict resolutions it is empty in git too.
+ * A merge shows its combined diff (--cc; -c, --diff-merges=<mode> as
+ * cli/commit_output.h reads them).
  * Other objects than commits are refused. */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@ int cmd_show(int argc, char **argv)
 	struct wg_buf out = WG_BUF_INIT;
 	const char **revs = NULL;
 	int nrevs = 0, rc = 0, r;
+	bool first_parent = false;   /* --first-parent: a merge's diff is its first parent's */
 
 	cli_diff_options_init(&o);
 	o.raw_abbrev = -1;   /* porcelain: abbreviated ids in --raw */
@@ -37,7 +37,12 @@ int cmd_show(int argc, char **argv)
 			o.npaths = argc - i - 1;
 			break;
 		}
-		if ((r = cli_diff_parse_option(&o, argc, argv, &i)) == 1 ||
+		if (!strcmp(argv[i], "--first-parent")) {
+			first_parent = true;
+			continue;
+		}
+		if ((r = cli_commit_output_parse_merges(&co, argc, argv, &i)) == 1 ||
+		    (!r && (r = cli_diff_parse_option(&o, argc, argv, &i)) == 1) ||
 		    (!r && (r = cli_pretty_parse_option(&co.pretty, argc, argv, &i)) == 1))
 			continue;
 		if (r) {
@@ -60,7 +65,8 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	co.diff = o;
 	co.diff_asked = true;
-	co.merge_separator = true;
+	if ((rc = cli_commit_output_merges_done(&co, repo, true, first_parent)))
+		goto out;
 	for (int k = 0; k < nrevs; k++) {
 		struct wg_oid oid, commit;
 		if (wg_revparse(&oid, repo, revs[k])) {

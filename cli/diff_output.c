@@ -152,8 +152,8 @@ int cli_diff_parse_option(struct cli_diff_options *o, int argc, char **argv, int
 /* The line diff's options: the command line's, else the config's
  * (diff.algorithm only for the porcelain commands, as git reads it in its
  * ui config), else git's defaults. */
-static int line_options(struct wg_repo *repo, const struct cli_diff_options *o,
-			struct wg_line_diff_options *out)
+int cli_diff_line_options(struct wg_repo *repo, const struct cli_diff_options *o,
+			  struct wg_line_diff_options *out)
 {
 	const char *v;
 	int err;
@@ -599,7 +599,7 @@ static int print_stats(struct wg_buf *out, struct wg_repo *repo, const struct wg
 	struct wg_buf name = WG_BUF_INIT;
 	struct wg_line_diff_options lo;
 	size_t n = 0;   /* the files shown */
-	int err = line_options(repo, o, &lo);
+	int err = cli_diff_line_options(repo, o, &lo);
 	if (err)
 		return err;
 	if (!(f = wg_calloc(c->n + 1, sizeof(*f))))
@@ -755,7 +755,7 @@ int cli_diff_print(struct wg_buf *out, struct wg_repo *repo, const struct wg_dif
 		po.hunks.inter_hunk = o->inter_hunk;
 		po.odb = wg_repo_odb(repo);
 		po.abbrev = wg_default_abbrev_len(repo);
-		err = line_options(repo, o, &po.lines);
+		err = cli_diff_line_options(repo, o, &po.lines);
 		if (!err && separator)
 			err = wg_buf_addch(out, '\n');
 		for (size_t i = 0; i < c->n && !err; i++) {

@@ -82,4 +82,21 @@ void cli_diff_warn_rename_limit(void);
 int cli_diff_print(struct wg_buf *out, struct wg_repo *repo, const struct wg_diff_changes *c,
 		   const struct cli_diff_options *o, unsigned default_formats);
 
+/* The line diff's options for o: the command line's, else the config's
+ * (diff.algorithm for the porcelain commands, diff.indentHeuristic),
+ * else git's defaults. */
+int cli_diff_line_options(struct wg_repo *repo, const struct cli_diff_options *o,
+			  struct wg_line_diff_options *out);
+
+/* A merge's combined diff (cli/combined_output.c): the tree of the merge
+ * against its parents' trees, in o's formats (a patch when none), dense
+ * (--cc) or not (-c), as git's diff_tree_combined prints it; all_paths
+ * (--combined-all-paths): each parent's path too (a rename's source) in
+ * the raw and name formats and a "--- a/<path>" line per parent.
+ * Renames as cli_diff_tree_changes finds them with rename_default. */
+int cli_diff_print_combined(struct wg_buf *out, struct wg_repo *repo, const struct wg_oid *tree,
+			    const struct wg_oid *parent_trees, size_t np,
+			    const struct cli_diff_options *o, bool dense, bool all_paths,
+			    bool rename_default);
+
 #endif

@@ -400,7 +400,7 @@ int cli_pretty_commit(struct wg_buf *out, struct wg_repo *repo, const struct cli
 {
 	const char *msg = c->message, *end = c->message + c->message_len;
 	struct expand_ctx x = { repo, p, id, c, left_right };
-	char hex[WG_MAX_HEXSZ + 1];
+	char hex[2 * WG_MAX_HEXSZ + 16];
 	size_t start;
 
 	if (p->kind == CLI_PRETTY_USER)
@@ -409,6 +409,16 @@ int cli_pretty_commit(struct wg_buf *out, struct wg_repo *repo, const struct cli
 		abbrev_hex(hex, repo, id);
 	else
 		wg_oid_to_hex(id, hex);
+	if (p->from_parent) {
+		char from[WG_MAX_HEXSZ + 1];
+		if (p->abbrev_commit)
+			abbrev_hex(from, repo, p->from_parent);
+		else
+			wg_oid_to_hex(p->from_parent, from);
+		/* git's " (from <parent>)", after the id */
+		size_t n = strlen(hex);
+		snprintf(hex + n, sizeof(hex) - n, " (from %s)", from);
+	}
 	if (p->kind == CLI_PRETTY_ONELINE) {
 		wg_buf_printf(out, "%s%s ", left_right ? (left_right == '<' ? "< " : "> ") : "", hex);
 		subject(out, skip_blank_lines(msg, end), end, " ");

@@ -33,6 +33,9 @@ struct cli_pretty {
 				    * tformat) instead of a blank line between */
 	bool abbrev_commit;        /* --abbrev-commit, --oneline */
 	enum wg_date_mode date_mode;
+	/* a merge's separate diff against this parent (-m): git's
+	 * " (from <parent>)" after the id; NULL: none */
+	const struct wg_oid *from_parent;
 };
 
 /* Take argv[*i] if it is a format option (--pretty[=x], --format=x,
