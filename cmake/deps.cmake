@@ -41,14 +41,23 @@ if(EMSCRIPTEN)
   target_compile_definitions(wg_zlib PRIVATE Z_HAVE_UNISTD_H)
   target_compile_options(wg_zlib PRIVATE -O3 -w)
 
+  # Two libraries: the hash functions the core uses (SHA-256), all the JS
+  # package needs, and the rest (TLS, for the CLI's HTTPS under Node), so
+  # that a build of the package alone compiles 16 of BearSSL's 277 files.
+  file(GLOB bhash "${WG_BEARSSL_DIR}/src/hash/sha2*.c" "${WG_BEARSSL_DIR}/src/codec/*.c")
   file(GLOB_RECURSE bfiles "${WG_BEARSSL_DIR}/src/*.c")
+  list(REMOVE_ITEM bfiles ${bhash})
+  add_library(wg_bearssl_hash STATIC ${bhash})
   add_library(wg_bearssl STATIC ${bfiles})
-  target_include_directories(wg_bearssl SYSTEM PUBLIC "${WG_BEARSSL_DIR}/inc")
-  target_include_directories(wg_bearssl PRIVATE "${WG_BEARSSL_DIR}/src")
-  # Emscripten defines __unix__ but not __linux__, so BearSSL would find no
-  # system seeder; urandom maps to crypto.getRandomValues.
-  target_compile_definitions(wg_bearssl PRIVATE BR_USE_URANDOM=1)
-  target_compile_options(wg_bearssl PRIVATE -O3 -w)
+  target_link_libraries(wg_bearssl PUBLIC wg_bearssl_hash)
+  foreach(lib wg_bearssl_hash wg_bearssl)
+    target_include_directories(${lib} SYSTEM PUBLIC "${WG_BEARSSL_DIR}/inc")
+    target_include_directories(${lib} PRIVATE "${WG_BEARSSL_DIR}/src")
+    # Emscripten defines __unix__ but not __linux__, so BearSSL would find
+    # no system seeder; urandom maps to crypto.getRandomValues.
+    target_compile_definitions(${lib} PRIVATE BR_USE_URANDOM=1)
+    target_compile_options(${lib} PRIVATE -O3 -w)
+  endforeach()
 else()
   find_package(ZLIB REQUIRED)
   add_library(wg_zlib INTERFACE)
@@ -58,4 +67,5 @@ else()
   add_library(wg_bearssl INTERFACE)
   target_include_directories(wg_bearssl SYSTEM INTERFACE "${BEARSSL_INCLUDE_DIR}")
   target_link_libraries(wg_bearssl INTERFACE "${BEARSSL_LIBRARY}")
+  add_library(wg_bearssl_hash ALIAS wg_bearssl)
 endif()

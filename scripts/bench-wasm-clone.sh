@@ -90,10 +90,8 @@
 # Raw per-run figures: $BENCH_DIR/results.tsv; each clone's output:
 # $BENCH_DIR/runs/*.log. The machine may be shared: look at min-max.
 #
-# PAYLOAD: the raw and gzip -9 sizes of what a page loads for the JS API:
-# webgit.wasm, webgit.mjs and each js/*.js module (index.js and the modules
-# it imports) as built, and their sums (the gzip total is the sum of the
-# per-file sizes: what a server compressing each file sends).
+# PAYLOAD: the raw and gzip -9 sizes of what a page loads for the JS API,
+# as built and as a bundler serves it (scripts/payload.sh).
 #
 # CHECKS, every timed clone (untimed): the process succeeded; `git fsck
 # --no-dangling` (every object hashed, connectivity); HEAD is the same
@@ -412,15 +410,6 @@ mb() { [ -n "$1" ] && awk -v b="$1" 'BEGIN { printf "%.2f", b / 1e6 }' || echo -
 sec() { [ -n "$1" ] && awk -v m="$1" 'BEGIN { printf "%.2f", m / 1000 }' || echo -; }
 f2() { [ -n "$1" ] && awk -v x="$1" 'BEGIN { printf "%.2f", x }' || echo -; }
 
-size_line() {
-	local f=$1 raw gz
-	raw=$(stat -c %s "$f")
-	gz=$(gzip -9 -c "$f" | wc -c)
-	printf '  %-12s %9d bytes raw %9d bytes gzip -9\n' "$(basename "$f")" "$raw" "$gz"
-	GZ_TOTAL=$((GZ_TOTAL + gz))
-	RAW_TOTAL=$((RAW_TOTAL + raw))
-}
-
 echo
 echo "clone of $SIZE.git ($("$GIT" --git-dir="$REPO" rev-list --count --all) commits," \
 	"$("$GIT" --git-dir="$REPO" for-each-ref | wc -l) refs) over smart HTTP on 127.0.0.1 (one server), median of $RUNS runs"
@@ -436,14 +425,7 @@ echo "modes:          full = git clone --no-checkout | wg.clone({url, dir}) | is
 echo "                depth1 = the same with --depth 1 (JS: depth: 1, singleBranch: true)"
 if has_tool webgit-wasm; then
 	echo
-	echo "webgit JS payload ($JS_DIR):"
-	GZ_TOTAL=0 RAW_TOTAL=0
-	# The module, its glue, and every JS module of js/ (index.js imports the
-	# others); the names come from js/ so that a stale file left in the
-	# build directory is not counted. Types and package.json are not code.
-	for f in webgit.wasm webgit.mjs; do size_line "$JS_DIR/$f"; done
-	for f in "$ROOT"/js/*.js; do size_line "$JS_DIR/$(basename "$f")"; done
-	printf '  %-12s %9d bytes raw %9d bytes gzip -9\n' total "$RAW_TOTAL" "$GZ_TOTAL"
+	"$ROOT/scripts/payload.sh" "$JS_DIR"
 fi
 echo
 fmt='%-6s %-21s %8s %-15s %7s %6s %7s %8s %5s %8s %7s %7s %-4s %s\n'
