@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "diff_output.h"
 #include "diff/tree_diff.h"
 #include "index/index.h"
 #include "object/commit.h"
@@ -31,18 +32,6 @@ struct commit_args {
 	const char *file, *author;
 };
 
-
-/* The bytes a diff compares for one side: the blob, or for a submodule
- * the line git shows ("Subproject commit <hex>"); nothing when absent. */
-static int side(struct wg_buf *out, struct wg_repo *repo, unsigned mode, const struct wg_oid *oid)
-{
-	enum wg_object_type type;
-	if (!mode)
-		return 0;
-	if (mode == 0160000)
-		return wg_buf_printf(out, "Subproject commit %s\n", wg_oid_hex(oid));
-	return wg_odb_read(wg_repo_odb(repo), oid, &type, out);
-}
 
 static void summary_line(struct wg_buf *sum, const char *what, unsigned mode, const char *path)
 {
@@ -99,8 +88,8 @@ static int print_stat(struct wg_repo *repo, const struct wg_oid *old_tree,
 		wg_buf_reset(&x);
 		wg_buf_reset(&y);
 		if (!wg_oid_equal(&ch->old_oid, &ch->new_oid) || ch->old_mode != ch->new_mode) {
-			if ((err = side(&x, repo, ch->old_mode, &ch->old_oid)) ||
-			    (err = side(&y, repo, ch->new_mode, &ch->new_oid)))
+			if ((err = cli_diff_side_bytes(&x, repo, ch->old_mode, &ch->old_oid)) ||
+			    (err = cli_diff_side_bytes(&y, repo, ch->new_mode, &ch->new_oid)))
 				break;
 		}
 		if (!wg_diff_is_binary(x.data, x.len) && !wg_diff_is_binary(y.data, y.len)) {

@@ -40,17 +40,6 @@ static void abbrev(char *hex, struct wg_repo *repo, unsigned mode, const struct 
 	wg_diff_abbrev(hex, len ? wg_repo_odb(repo) : NULL, oid, len);
 }
 
-static int read_blob(struct wg_buf *out, struct wg_repo *repo, unsigned mode,
-		     const struct wg_oid *oid)
-{
-	enum wg_object_type type;
-	if (!mode)
-		return 0;
-	if (mode == 0160000)
-		return wg_buf_printf(out, "Subproject commit %s\n", wg_oid_hex(oid));
-	return wg_odb_read(wg_repo_odb(repo), oid, &type, out);
-}
-
 /* git's show_raw_diff: "::<modes> <ids> <statuses>\t<path>" */
 static int print_raw(struct wg_buf *out, struct wg_repo *repo, const struct combined_path *p,
 		     size_t np, const struct cli_diff_options *o, unsigned formats, bool all_paths)
@@ -161,13 +150,13 @@ static int print_patch(struct wg_buf *out, struct wg_repo *repo, const struct co
 		err = wg_error_set(WG_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((err = read_blob(&result, repo, r->new_mode, &r->new_oid)))
+	if ((err = cli_diff_side_bytes(&result, repo, r->new_mode, &r->new_oid)))
 		goto out;
 	binary = wg_diff_is_binary(result.data, result.len);
 	for (size_t n = 0; n < np && !err; n++) {
 		const struct wg_diff_change *c = p->from[n];
 		mode_differs = mode_differs || c->old_mode != r->new_mode;
-		if (!(err = read_blob(&pb[n], repo, c->old_mode, &c->old_oid))) {
+		if (!(err = cli_diff_side_bytes(&pb[n], repo, c->old_mode, &c->old_oid))) {
 			pv[n].data = (const char *)pb[n].data;
 			pv[n].len = pb[n].len;
 			binary = binary || wg_diff_is_binary(pb[n].data, pb[n].len);

@@ -295,8 +295,8 @@ int cli_diff_tree_changes(struct wg_diff_changes *out, struct wg_repo *repo,
 
 /* --- the bytes of each side ------------------------------------------- */
 
-static int read_side(struct wg_buf *out, struct wg_repo *repo, unsigned mode,
-		     const struct wg_oid *oid)
+int cli_diff_side_bytes(struct wg_buf *out, struct wg_repo *repo, unsigned mode,
+			const struct wg_oid *oid)
 {
 	enum wg_object_type type;
 	if (!mode)
@@ -316,12 +316,12 @@ static int load(struct loaded *l, struct wg_repo *repo, const struct wg_diff_cha
 {
 	int err;
 	memset(&l->f, 0, sizeof(l->f));
-	if ((err = read_side(&l->a, repo, c->old_mode, &c->old_oid)))
+	if ((err = cli_diff_side_bytes(&l->a, repo, c->old_mode, &c->old_oid)))
 		return err;
 	if (o->load_new && c->new_mode && c->new_mode != 0160000)
 		err = o->load_new(o->payload, c, &l->b);
 	else
-		err = read_side(&l->b, repo, c->new_mode, &c->new_oid);
+		err = cli_diff_side_bytes(&l->b, repo, c->new_mode, &c->new_oid);
 	if (err)
 		return err;
 	l->f.status = c->status;

@@ -99,4 +99,10 @@ int cli_diff_print_combined(struct wg_buf *out, struct wg_repo *repo, const stru
 			    const struct cli_diff_options *o, bool dense, bool all_paths,
 			    bool rename_default);
 
+/* The bytes a diff compares for one side: the blob, for a submodule the
+ * line git shows ("Subproject commit <hex>\n"), nothing when absent
+ * (mode 0). */
+int cli_diff_side_bytes(struct wg_buf *out, struct wg_repo *repo, unsigned mode,
+			const struct wg_oid *oid);
+
 #endif
