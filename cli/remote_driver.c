@@ -231,7 +231,7 @@ static int lazy_fetch(struct wg_odb *odb, const struct wg_oid *oid, void *payloa
 
 void cli_install_lazy_fetch(struct wg_repo *repo)
 {
-	if (wg_repo_promisor_remote(repo))
+	if (wg_repo_promisor_remote(repo, NULL))
 		wg_odb_set_missing_handler(wg_repo_odb(repo), lazy_fetch, repo);
 }
 
@@ -240,7 +240,7 @@ int cli_prefetch(struct wg_repo *repo, const struct wg_oid *oids, size_t n)
 	struct wg_remote_op *op = NULL;
 	int err;
 
-	if (!n || !wg_repo_promisor_remote(repo))
+	if (!n || !wg_repo_promisor_remote(repo, NULL))
 		return 0;
 	if (!(err = wg_promisor_fetch_new(&op, repo, oids, n)))
 		err = cli_remote_run_in(op, wg_promisor_fetch_url(op), repo, NULL);

@@ -55,11 +55,11 @@ API const char *wgjs_repo_object_format(struct wg_repo *repo)
 	return wg_repo_algo(repo)->name;
 }
 
-/* The remote that lazily supplies missing objects (a partial clone's
- * "origin"), or NULL. */
-API const char *wgjs_repo_promisor_remote(struct wg_repo *repo)
+/* Whether a remote lazily supplies missing objects (a partial clone's
+ * "origin"): 1 or 0. */
+API int wgjs_repo_promisor_remote(struct wg_repo *repo)
 {
-	return wg_repo_promisor_remote(repo);
+	return wg_repo_promisor_remote(repo, NULL);
 }
 
 /* The object the odb last found missing (hex), or NULL if none yet. After

@@ -25,15 +25,47 @@ struct pfetch {
 
 #define PF(op) ((struct pfetch *)(op))
 
-const char *wg_repo_promisor_remote(struct wg_repo *repo)
+/* wg_config_foreach: the first remote.<name>.promisor that is true. */
+static int first_promisor(const char *key, const char *value, void *payload)
 {
-	const char *name = NULL;
+	static const char suffix[] = ".promisor";
+	size_t n = strlen(key), s = sizeof(suffix) - 1;
+	bool on = true;
 
-	if (wg_config_get_string(wg_repo_config(repo), "extensions.partialclone", &name)) {
-		wg_error_clear();
-		return NULL;
+	if (strncmp(key, "remote.", 7) || n <= 7 + s || strcmp(key + n - s, suffix))
+		return 0;
+	if (value && wg_config_bool_value(key, value, &on)) {
+		wg_error_clear();   /* git too takes what it cannot read as no */
+		return 0;
 	}
-	return name;
+	if (!on)
+		return 0;
+	*(const char **)payload = key;
+	return 1;
+}
+
+bool wg_repo_promisor_remote(struct wg_repo *repo, struct wg_buf *name)
+{
+	const struct wg_config *cfg = wg_repo_config(repo);
+	const char *found = NULL, *key = NULL;
+	size_t len;
+
+	if (!wg_config_get_string(cfg, "extensions.partialclone", &found)) {
+		len = strlen(found);
+	} else {
+		wg_error_clear();
+		if (wg_config_foreach(cfg, first_promisor, &key) != 1)
+			return false;
+		found = key + 7;
+		len = strlen(found) - strlen(".promisor");
+	}
+	if (name) {
+		wg_buf_reset(name);
+		/* out of memory: said by the caller's use of an empty name */
+		if (wg_buf_add(name, found, len))
+			wg_buf_reset(name);
+	}
+	return true;
 }
 
 static int pf_event(const struct wg_fetch_event *ev, void *payload)
@@ -140,22 +172,31 @@ static const struct wg_remote_op_vtable pf_vtable = { pf_next, pf_begin, pf_feed
 int wg_promisor_fetch_new(struct wg_remote_op **out, struct wg_repo *repo,
 			  const struct wg_oid *oids, size_t noids)
 {
-	const char *remote = wg_repo_promisor_remote(repo), *url = NULL;
-	struct wg_buf key = WG_BUF_INIT;
+	const char *url = NULL;
+	struct wg_buf key = WG_BUF_INIT, remote = WG_BUF_INIT;
 	struct pfetch *p;
 	int err;
 
-	if (!remote)
+	if (!wg_repo_promisor_remote(repo, &remote))
 		return wg_error_set(WG_ENOTFOUND, "not a partial clone: no promisor remote to "
 				    "fetch missing objects from");
-	if (!noids)
+	if (!noids) {
+		wg_buf_release(&remote);
 		return wg_error_set(WG_EINVALID, "no objects to fetch");
-	if (wg_buf_printf(&key, "remote.%s.url", remote))
+	}
+	if (!remote.len || wg_buf_printf(&key, "remote.%s.url", wg_buf_cstr(&remote))) {
+		wg_buf_release(&remote);
 		return wg_error_set(WG_ENOMEM, "out of memory");
+	}
 	err = wg_repo_config_get(repo, wg_buf_cstr(&key), &url);
 	wg_buf_release(&key);
-	if (err)
-		return wg_error_set(WG_ENOTFOUND, "the promisor remote '%s' has no url", remote);
+	if (err) {
+		err = wg_error_set(WG_ENOTFOUND, "the promisor remote '%s' has no url",
+				   wg_buf_cstr(&remote));
+		wg_buf_release(&remote);
+		return err;
+	}
+	wg_buf_release(&remote);
 	if (!(p = wg_calloc(1, sizeof(*p))))
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	p->base.vt = &pf_vtable;

@@ -13,10 +13,14 @@
 #include "hash/oid.h"
 #include "remote/operation.h"
 #include "repo/repo.h"
+#include "util/buf.h"
 
-/* The promisor remote's name (extensions.partialClone), or NULL if the
- * repository is not a partial clone. */
-const char *wg_repo_promisor_remote(struct wg_repo *repo);
+/* Whether the repository has a promisor remote (is a partial clone), and
+ * its name in *name (optional): as git's promisor-remote.c, the remote
+ * extensions.partialClone names, else the first remote (in config order)
+ * with remote.<name>.promisor true. git 2.53's own partial clones write
+ * only the latter. */
+bool wg_repo_promisor_remote(struct wg_repo *repo, struct wg_buf *name);
 
 int wg_promisor_fetch_new(struct wg_remote_op **out, struct wg_repo *repo,
 			  const struct wg_oid *oids, size_t noids);

@@ -631,7 +631,7 @@ static int check_connected(struct rfetch *f)
 	if (err == WG_ITEROVER)
 		err = wg_odb_check_connected(wg_repo_odb(f->repo), f->wants, f->nwants, haves, n,
 					     f->shallows, f->nshallows,
-					     wg_repo_promisor_remote(f->repo) != NULL);
+					     wg_repo_promisor_remote(f->repo, NULL));
 	wg_free(haves);
 	return err;
 }
@@ -954,7 +954,7 @@ static int rf_end(struct wg_remote_op *op)
 		return 0;
 	}
 	f->pack_bytes += f->cur->pack_bytes;
-	if (wg_repo_promisor_remote(f->repo) &&
+	if (wg_repo_promisor_remote(f->repo, NULL) &&
 	    (err = wg_pack_receiver_mark_promisor(f->cur, hash)))
 		goto fail;
 	if (!backfill) {

@@ -118,6 +118,18 @@ origin" sh -c '"$GIT" -C w config remote.origin.promisor; "$GIT" -C w config rem
 	done
 	check "$repo/blob:none: git log -p runs (lazy fetches)" sh -c '"$GIT" -C w log -p -3 main >/dev/null'
 
+	# a partial clone git made (git 2.53 writes remote.origin.promisor and
+	# no extensions.partialClone): webgit fetches what it lacks there too
+	rm -rf g
+	"$GIT" clone -q --bare --filter=blob:none "$u" g
+	check_fail "$repo: git's partial clone lacks the file's content" \
+		env GIT_NO_LAZY_FETCH=1 "$GIT" -C g cat-file -e main:src/parser/parser.c
+	check_same "$repo: webgit fetches it in git's partial clone" \
+		"\"\$GIT\" -C '$REPOS/$repo.git' show main:src/parser/parser.c" \
+		'"$W" -C g cat-file -p main:src/parser/parser.c'
+	check "$repo: ...into a promisor pack" sh -c 'test $(ls g/objects/pack/*.promisor | wc -l) -ge 2'
+	check "$repo: ...that git fsck accepts" "$GIT" -C g fsck --no-progress
+
 	# --revision: one commit's history, no ref but a detached HEAD (git
 	# 2.53 cannot take a SHA-256 id there: "Remote revision ... not found")
 	rev=$("$GIT" -C "$REPOS/$repo.git" rev-parse main~1)
