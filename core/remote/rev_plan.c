@@ -11,7 +11,7 @@ static int refuse(const char *spec, const char *why)
 			    "%s", spec, why);
 }
 
-/* A number after ~ or ^ (none: 1), added to *total unless ^0. */
+/* The number after ~ or ^ in *n (none: 1); -1 past the most generations. */
 static int count(const char **p, unsigned *n)
 {
 	unsigned long v = 0;
