@@ -12,8 +12,14 @@ export interface WebgitError extends Error {
 }
 
 export interface InitOptions {
-  /** The module's bytes, or the compiled module (workerd imports it). Default: webgit.wasm next to index.js. */
-  wasm?: BufferSource | WebAssembly.Module;
+  /**
+   * The WebAssembly module: compiled (workerd imports it so), its bytes, a
+   * Response (or a promise of one), or its URL (what a bundler's asset
+   * import gives, e.g. Vite's `webgit/webgit.wasm?url` or esbuild's file
+   * loader; a relative URL is taken against the page). Default:
+   * webgit.wasm next to index.js.
+   */
+  wasm?: BufferSource | WebAssembly.Module | Response | Promise<Response> | URL | string;
   /**
    * Where repositories live. Default: what the runtime has.
    * - "node": the disk, through Node's fs API (Node; Deno and Bun through
@@ -165,6 +171,12 @@ export interface CloneOptions extends RemoteOptions {
   dir: string;
   /** Branch (or tag: HEAD detached there) for HEAD, as git clone -b; default: the remote's HEAD. */
   ref?: string;
+  /**
+   * A full commit id: that commit's history only, HEAD detached at it and no
+   * refs, as `git clone --revision` (git 2.49); over protocol v2 the refs
+   * are not even listed. Not with `ref`.
+   */
+  revision?: string;
   /** Shallow clone depth; 0 or absent: full history. */
   depth?: number;
   /** Partial clone filter spec, e.g. "blob:none", "tree:0". */
@@ -210,8 +222,16 @@ export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
 export function readObject(options: ReadOptions & { oid: string }): Promise<{ type: ObjectType; data: Uint8Array }>;
 
+/** A file read with `details: true`: its bytes and its blob id (an ETag that never lies). */
+export interface FileRead {
+  data: Uint8Array;
+  oid: string;
+}
+
 /** The bytes of the file at path in revision ref (default "HEAD") of the repository dir. */
-export function readFile(options: ReadOptions & { ref?: string; path: string }): Promise<Uint8Array>;
+export function readFile(options: ReadOptions & { ref?: string; path: string; details?: false }): Promise<Uint8Array>;
+/** The same with the file's blob id. */
+export function readFile(options: ReadOptions & { ref?: string; path: string; details: true }): Promise<FileRead>;
 /**
  * The same from a remote, without a clone. A smart Git server is first
  * taken to speak protocol v2: 3 requests (ls-refs for the one ref, a
@@ -231,8 +251,12 @@ export function readFile(options: ReadOptions & { ref?: string; path: string }):
  * the server uses, when known ('sha1' is assumed first).
  */
 export function readFile(options: RemoteOptions & {
-  url: string; ref?: string; path: string; static?: boolean; objectFormat?: 'sha1' | 'sha256';
+  url: string; ref?: string; path: string; static?: boolean; objectFormat?: 'sha1' | 'sha256'; details?: false;
 }): Promise<Uint8Array>;
+/** The same with the file's blob id (same requests). */
+export function readFile(options: RemoteOptions & {
+  url: string; ref?: string; path: string; static?: boolean; objectFormat?: 'sha1' | 'sha256'; details: true;
+}): Promise<FileRead>;
 
 export interface TreeEntry {
   /** Octal, as git ls-tree prints it: "100644", "100755", "040000", "120000", "160000". */

@@ -181,8 +181,14 @@ function learn(url, what) {
  * ('sha1', 'sha256') says what a smart server uses when known.
  */
 export async function readRemoteFile({
-  url, ref, path, static: isStatic, objectFormat, ...transport
+  url, ref, path, static: isStatic, objectFormat, details, ...transport
 }) {
+  const got = await readRemote({ url, ref, path, isStatic, objectFormat, transport });
+  return details ? got : got.data;
+}
+
+// readRemoteFile's work: { data, oid } of the blob.
+async function readRemote({ url, ref, path, isStatic, objectFormat, transport }) {
   await ready();
   if (typeof path !== 'string' || !path) throw makeError('EINVALID', 'path is required');
   const plan = revPlan(ref);
@@ -198,7 +204,7 @@ export async function readRemoteFile({
     }
     learn(url, { probe: true });
   }
-  if (isStatic === false) return (await readThroughClone({ url, plan, path, ...transport })).data;
+  if (isStatic === false) return (await readThroughClone({ url, plan, path, ...transport })).file;
   const baseFetch = transport.fetch || globalThis.fetch;
   let kept = null;
   const probing = async (u, init) => {
@@ -223,7 +229,10 @@ export async function readRemoteFile({
       { ...transport, fetch: probing, onRequest: (r) => { if (!kept) transport.onRequest?.(r); } },
       (op) => {
         const p = M._wgjs_static_read_data(op) >>> 0;
-        return M.HEAPU8.slice(p, p + M._wgjs_static_read_len(op));
+        return {
+          data: M.HEAPU8.slice(p, p + M._wgjs_static_read_len(op)),
+          oid: str(M._wgjs_static_read_oid(op)),
+        };
       });
   } catch (e) {
     if (!kept) throw e;
@@ -251,7 +260,7 @@ export async function readRemoteFile({
   // a v2 server that failed the try only for its object format gets the
   // right one next time; otherwise the try is not worth repeating
   if (tried && got.protocol === 2 && got.format !== tried) learn(url, { v2: got.format });
-  return got.data;
+  return got.file;
 }
 
 const RETRY = Symbol('retry');
@@ -312,7 +321,7 @@ function readThroughClone({ url, plan, path, ...transport }) {
     return withRepoAt(dir, async (repo) => ({
       protocol,
       format: str(M._wgjs_repo_object_format(repo)),
-      data: await readFileIn(repo, {}, `HEAD${plan.navigation}`, path, transport),
+      file: await readFileIn(repo, {}, `HEAD${plan.navigation}`, path, transport),
     }));
   });
 }

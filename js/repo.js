@@ -96,18 +96,22 @@ export async function readObject({ dir, oid, ...remote } = {}) {
   return withRepo(dir, {}, (repo, state) => lazily(repo, state, remote, () => readRaw(repo, oid)));
 }
 
-export async function readFile({ dir, ref = 'HEAD', path, ...remote } = {}) {
+export async function readFile({ dir, ref = 'HEAD', path, details, ...remote } = {}) {
   if (typeof path !== 'string' || !path) throw makeError('EINVALID', 'path is required');
-  return withRepo(dir, {}, (repo, state) => readFileIn(repo, state, ref, path, remote));
+  return withRepo(dir, {}, async (repo, state) => {
+    const got = await readFileIn(repo, state, ref, path, remote);
+    return details ? got : got.data;
+  });
 }
 
-/** readFile's work inside an open repository (also used by the edge read). */
+/** readFile's work inside an open repository (also used by the edge
+ * read): { data, oid } of the blob. */
 export async function readFileIn(repo, state, ref, path, remote) {
   const spec = `${ref}:${path.replace(/^\/+/, '')}`;
   const oid = await lazily(repo, state, remote, () => revparse(repo, spec));
   const obj = await lazily(repo, state, remote, () => readRaw(repo, oid));
   if (obj.type !== 'blob') throw makeError('EINVALID', `'${spec}' is a ${obj.type}, not a file`);
-  return obj.data;
+  return { data: obj.data, oid };
 }
 
 function parseTreeList(data) {

@@ -58,13 +58,18 @@ export async function ready() {
   if (!M) await loadModule();
 }
 
+// A Node built-in by a name bundlers do not see: a bundle made for a page
+// (esbuild --platform=browser, Vite, webpack) must not try to resolve
+// node:fs, which it cannot, and never loads it there.
+const nodeBuiltin = (name) => import(/* @vite-ignore */ /* webpackIgnore: true */ `node:${name}`);
+
 // Node's fs and path where the runtime has them and they work; null
 // elsewhere (or when Deno cannot give them, e.g. a module loaded over
 // https, which createRequire does not take).
 async function loadNodeApi() {
   if (host !== 'node' && host !== 'deno' && host !== 'bun') return null;
   try {
-    const [fs, path, mod] = await Promise.all([import('node:fs'), import('node:path'), import('node:module')]);
+    const [fs, path, mod] = await Promise.all([nodeBuiltin('fs'), nodeBuiltin('path'), nodeBuiltin('module')]);
     const require = (mod.default || mod).createRequire(import.meta.url);
     return { fs: fs.default || fs, path: path.default || path, require };
   } catch {
@@ -72,23 +77,39 @@ async function loadNodeApi() {
   }
 }
 
+// The compiled module from what init()'s `wasm` option holds: a compiled
+// WebAssembly.Module (workerd's Wasm import), the bytes, a Response (or a
+// promise of one), or a URL or string (what a bundler's asset import
+// gives: Vite's ?url, esbuild's file loader); else webgit.wasm beside this
+// file.
+async function compileWasm(wasm) {
+  if (wasm instanceof WebAssembly.Module) return wasm;
+  if (wasm && typeof wasm.then === 'function') wasm = await wasm;
+  if (typeof Response === 'function' && wasm instanceof Response) return compileResponse(wasm);
+  if (wasm && (ArrayBuffer.isView(wasm) || wasm instanceof ArrayBuffer)) return WebAssembly.compile(wasm);
+  if (wasm && typeof wasm !== 'string' && !(wasm instanceof URL)) {
+    throw new TypeError('init: wasm must be a WebAssembly.Module, bytes, a Response, a URL or a string');
+  }
+  const base = typeof location === 'object' && location?.href ? location.href : import.meta.url;
+  const url = wasm ? new URL(wasm, base) : new URL('./webgit.wasm', import.meta.url);
+  if (url.protocol === 'file:' && node) return WebAssembly.compile(await node.fs.promises.readFile(url));
+  return compileResponse(await fetch(url));
+}
+
+async function compileResponse(res) {
+  if (!res.ok) throw new Error(`init: fetching the WebAssembly module: HTTP ${res.status} ${res.url || ''}`.trim());
+  // compileStreaming wants application/wasm; a host that serves the file
+  // as something else still gets it compiled, from its bytes
+  const type = res.headers.get('content-type') || '';
+  if (typeof WebAssembly.compileStreaming === 'function' && type.split(';')[0].trim() === 'application/wasm') {
+    return WebAssembly.compileStreaming(res);
+  }
+  return WebAssembly.compile(await res.arrayBuffer());
+}
+
 async function load({ wasm } = {}) {
   node = await loadNodeApi();
-  let mod;
-  if (wasm instanceof WebAssembly.Module) {
-    mod = wasm;
-  } else if (wasm) {
-    mod = await WebAssembly.compile(wasm);
-  } else {
-    const url = new URL('./webgit.wasm', import.meta.url);
-    if (host === 'node') {
-      mod = await WebAssembly.compile(await node.fs.promises.readFile(url));
-    } else if (typeof WebAssembly.compileStreaming === 'function') {
-      mod = await WebAssembly.compileStreaming(fetch(url));
-    } else {
-      mod = await WebAssembly.compile(await (await fetch(url)).arrayBuffer());
-    }
-  }
+  const mod = await compileWasm(wasm);
   let failInstantiate;
   const failed = new Promise((_, reject) => { failInstantiate = reject; });
   const moduleArg = {

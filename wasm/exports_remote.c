@@ -324,6 +324,16 @@ API double wgjs_static_read_len(struct wg_remote_op *op)
 	return (double)len;
 }
 
+/* Once complete: the file's blob id, hex (valid until the next call). */
+API const char *wgjs_static_read_oid(struct wg_remote_op *op)
+{
+	struct wg_oid oid;
+	unsigned mode;
+
+	wg_static_read_blob(op, &oid, &mode);
+	return wgjs_hex(&oid);
+}
+
 /* Limits for this operation only: the process-wide ones with
  * "name=value,..." applied (util/limits.h). Before the first request. */
 API int wgjs_op_set_limits(struct wg_remote_op *op, const char *spec)

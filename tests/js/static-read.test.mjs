@@ -140,6 +140,10 @@ for (const fmt of FORMATS) {
         const bytes = await webgit.readFile({ url, ref, path: p, ...opts });
         assert.ok(Buffer.from(bytes).equals(show(fmt, `${ref ?? 'HEAD'}:${p}`)), `${ref}:${p}`);
       }
+      // with its blob id (an edge function's ETag), from the same read
+      const got = await webgit.readFile({ url, ref: 'v1.0', path: DEEP, details: true });
+      assert.ok(Buffer.from(got.data).equals(show(fmt, `v1.0:${DEEP}`)));
+      assert.equal(got.oid, git(['-C', path.join(tmp, 'www', `${fmt}.git`), 'rev-parse', `v1.0:${DEEP}`]).trim());
     });
     assert.ifError(run.error);
     // the host is known to be static now: no more smart tries

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT, JS_DIR, makeTmp } from './lib.mjs';
 
 let tmp;
@@ -102,12 +103,22 @@ async function main(signal: AbortSignal): Promise<void> {
   // @ts-expect-error readFile returns bytes, not a string
   const s: string = await git.readFile({ dir: '/repos/r', path: 'a' });
   console.log(s);
+  const withId: git.FileRead = await git.readFile({ url: 'https://example.com/r.git', ref: 'v1', path: 'a', details: true });
+  const localId: string = (await git.readFile({ dir: '/repos/r', path: 'a', details: true })).oid;
+  console.log(withId.data.length, withId.oid, localId);
+  // @ts-expect-error with details it is not bytes
+  const notBytes: Uint8Array = await git.readFile({ dir: '/repos/r', path: 'a', details: true });
+  console.log(notBytes);
+  await git.init({ wasm: new URL('https://example.com/webgit.wasm') });
+  await git.init({ wasm: '/assets/webgit-1234.wasm' });
+  await git.init({ wasm: fetch('/webgit.wasm') });
+  await git.clone({ url: 'https://example.com/r.git', dir: '/repos/byid', revision: 'a'.repeat(40), filter: 'blob:none' });
 }
 
 main(new AbortController().signal).catch(console.error);
 `;
 
-test('index.d.ts: a strict TypeScript program type-checks, and misuse is rejected', () => {
+test('index.d.ts: a strict TypeScript program type-checks, and misuse is rejected', async () => {
   const tsc = path.join(ROOT, 'tests/node_modules/.bin/tsc');
   assert.ok(fs.existsSync(tsc), 'typescript is not installed in tests/node_modules: run scripts/bootstrap.sh (npm ci in tests/)');
   assert.ok(fs.existsSync(path.join(JS_DIR, 'index.d.ts')), `no built package at ${JS_DIR}`);
@@ -122,6 +133,13 @@ test('index.d.ts: a strict TypeScript program type-checks, and misuse is rejecte
   }));
   const r = spawnSync(tsc, ['-p', tmp], { encoding: 'utf8' });
   assert.equal(r.status, 0, `tsc failed:\n${r.stdout}${r.stderr}`);
+
+  // every function the package exports is declared
+  const declared = new Set([...fs.readFileSync(path.join(JS_DIR, 'index.d.ts'), 'utf8')
+    .matchAll(/^export (?:declare )?(?:function|const) (\w+)/gm)].map((m) => m[1]));
+  const exported = Object.keys(await import(pathToFileURL(path.join(JS_DIR, 'index.js')).href));
+  assert.deepEqual(exported.filter((n) => !declared.has(n)), [], 'exports without a declaration');
+  assert.deepEqual([...declared].filter((n) => !exported.includes(n)), [], 'declarations of nothing');
 
   // and a wrong program fails (the check is live)
   fs.writeFileSync(path.join(tmp, 'use.ts'), `import * as git from ${JSON.stringify(path.join(JS_DIR, 'index.js'))};\n` +
