@@ -82,9 +82,11 @@ function(wg_wasm_js_target)
     target_link_options(webgit_js PRIVATE ${WG_WASM_EXTRA_LINK_OPTIONS})
   endif()
   set_property(TARGET webgit_js APPEND PROPERTY LINK_DEPENDS "${WG_WASM_DIR}/pre.js")
-  # Every file of js/ (the modules, their declarations, package.json).
+  # Every file of js/ (the modules, their declarations, package.json, the
+  # package's README and changelog) and the project's LICENSE.
   file(GLOB wg_js_files CONFIGURE_DEPENDS "${WG_JS_SOURCE_DIR}/*.js"
-    "${WG_JS_SOURCE_DIR}/*.d.ts" "${WG_JS_SOURCE_DIR}/package.json")
+    "${WG_JS_SOURCE_DIR}/*.d.ts" "${WG_JS_SOURCE_DIR}/package.json" "${WG_JS_SOURCE_DIR}/*.md")
+  list(APPEND wg_js_files "${WG_JS_SOURCE_DIR}/../LICENSE")
   add_custom_command(TARGET webgit_js POST_BUILD
     COMMAND "${CMAKE_COMMAND}" -E copy_if_different ${wg_js_files} "${out}/")
   # The copies must follow edits of js/ even when the C did not change.
