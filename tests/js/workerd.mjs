@@ -43,16 +43,25 @@ function freePort() {
 // (workerd's embed does not take absolute paths).
 const embedPath = (configDir, file) => JSON.stringify(path.relative(configDir, file));
 
-function writeConfig(dir, port) {
-  // Every JS module of the package (index.js and what it imports, the glue
-  // webgit.mjs) under its own name, so relative imports resolve as on disk.
+// The test worker's modules: tests/js/edge/worker.mjs first, then every JS
+// module of the package (index.js and what it imports, the glue
+// webgit.mjs) under its own name, so relative imports resolve as on disk.
+function testWorkerModules() {
   const jsModules = fs.readdirSync(JS_DIR).filter((f) => /\.(m?js)$/.test(f)).sort();
   for (const f of ['index.js', 'webgit.mjs']) assert.ok(jsModules.includes(f), `no ${f} in ${JS_DIR}`);
-  const modules = [
-    `(name = "worker.mjs", esModule = embed ${embedPath(dir, WORKER)})`,
-    ...jsModules.map((f) => `(name = "${f}", esModule = embed ${embedPath(dir, path.join(JS_DIR, f))})`),
-    `(name = "webgit.wasm", wasm = embed ${embedPath(dir, path.join(JS_DIR, 'webgit.wasm'))})`,
+  return [
+    { name: 'worker.mjs', esModule: WORKER },
+    ...jsModules.map((f) => ({ name: f, esModule: path.join(JS_DIR, f) })),
+    { name: 'webgit.wasm', wasm: path.join(JS_DIR, 'webgit.wasm') },
   ];
+}
+
+function writeConfig(dir, port, moduleList, bindings) {
+  const modules = moduleList.map((m) => (m.wasm
+    ? `(name = ${JSON.stringify(m.name)}, wasm = embed ${embedPath(dir, m.wasm)})`
+    : `(name = ${JSON.stringify(m.name)}, esModule = embed ${embedPath(dir, m.esModule)})`));
+  const textBindings = Object.entries(bindings)
+    .map(([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`);
   const config = `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -67,6 +76,7 @@ const worker :Workerd.Worker = (
   modules = [
     ${modules.join(',\n    ')},
   ],
+  bindings = [${textBindings.join(', ')}],
   compatibilityDate = "2024-09-23",
   globalOutbound = "internet",
 );
@@ -79,12 +89,14 @@ const worker :Workerd.Worker = (
 /**
  * Start workerd serving tests/js/edge/worker.mjs over the built package, its
  * config and output in `dir`; resolves with { url, child } once it listens.
+ * Another worker: `modules`, [{ name, esModule: FILE } or { name, wasm:
+ * FILE }], the main module first; `bindings`, { NAME: text }.
  */
-export async function startWorkerd(dir) {
+export async function startWorkerd(dir, { modules, bindings = {} } = {}) {
   const bin = workerdBinary();
   fs.mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  const config = writeConfig(dir, port);
+  const config = writeConfig(dir, port, modules || testWorkerModules(), bindings);
   const out = fs.openSync(path.join(dir, 'out'), 'w');
   const err = fs.openSync(path.join(dir, 'err'), 'w');
   const workerd = spawn(bin, ['serve', config], { cwd: dir, stdio: ['ignore', out, err] });
