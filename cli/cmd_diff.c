@@ -1,13 +1,14 @@
 /* webgit diff: the working tree against the index (no argument), the index
- * against a commit (--cached [<commit>], HEAD by default), or two commits
- * (<commit> <commit>), as patches by default or in the other formats of
- * cli/diff_output.h, limited to the paths after "--". Renames as git diff
- * finds them (diff.renames, on by default, "copies" for -C; the working
- * tree side is never paired, as in git). -C -C's unchanged sources are
- * looked for between trees only (the index and the working tree give -C's
- * sources). Unmerged paths are left out (git prints "* Unmerged
- * path"); working tree files are compared as they are, without the clean
- * conversions of attributes or core.autocrlf. */
+ * against a commit (--cached [<commit>], HEAD by default), the working
+ * tree against a commit (<commit>) or two commits (<commit> <commit>), as
+ * patches by default or in the other formats of cli/diff_output.h,
+ * limited to the paths after "--". The lists of changes with the index or
+ * the working tree as a side come from worktree/worktree_diff.h (working
+ * tree files as git add would store them). Renames as git diff finds them
+ * (diff.renames, on by default, "copies" for -C; git diff without a
+ * commit has no additions to pair). -C -C's unchanged sources are looked
+ * for between trees only (the index and the working tree give -C's
+ * sources). Unmerged paths are left out (git prints "* Unmerged path"). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,123 +20,24 @@
 #include "repo/revparse.h"
 #include "util/alloc.h"
 #include "util/error.h"
-#include "worktree/index_tree.h"
-#include "worktree/status.h"
-#include "worktree/workfile.h"
+#include "odb/memory_backend.h"
+#include "worktree/worktree_diff.h"
 
 static const char usage[] =
-	"webgit diff [<options>] [--cached [<commit>] | <commit> <commit>] [--] [<path>...]";
+	"webgit diff [<options>] [--cached [<commit>] | <commit> [<commit>]] [--] [<path>...]";
 
-static bool type_differs(unsigned a, unsigned b)
+static bool path_wanted(void *payload, const char *path)
 {
-	return ((a ^ b) & 0170000) != 0;
+	return cli_diff_path_matches(payload, path);
 }
 
-static bool counts(const struct wg_index_entry *e)
+/* The working tree's versions of changed files, for this process only
+ * (odb/memory_backend.h): the patch and the stats read them by id. */
+static int add_pretend(struct wg_memory_backend **out, struct wg_repo *repo)
 {
-	return e->stage == 0 && !(e->flags & WG_INDEX_INTENT_TO_ADD);
-}
-
-/* the index against a tree, entry by entry in path order */
-static int cached_changes(struct wg_diff_changes *out, struct wg_repo *repo, struct wg_index *ix,
-			  const struct wg_oid *tree, const struct cli_diff_options *o)
-{
-	struct wg_index *tx = NULL;
-	struct wg_oid null;
-	size_t i = 0, j = 0;
-	int err;
-	wg_oid_null(&null, wg_repo_algo(repo));
-	if ((err = wg_index_new(&tx, wg_repo_algo(repo))))
-		return err;
-	if (tree && (err = wg_index_read_tree(tx, wg_repo_odb(repo), tree)))
-		goto out;
-	while (!err && (i < tx->nr || j < ix->nr)) {
-		const struct wg_index_entry *a = i < tx->nr ? tx->entries[i] : NULL;
-		const struct wg_index_entry *b = j < ix->nr ? ix->entries[j] : NULL;
-		int cmp;
-		if (b && !counts(b)) {
-			/* an unmerged path hides the tree's entry too */
-			if (b->stage && a && !strcmp(a->path, b->path))
-				i++;
-			j++;
-			continue;
-		}
-		cmp = !a ? 1 : !b ? -1 : strcmp(a->path, b->path);
-		if (cmp < 0) {
-			if (cli_diff_path_matches(o, a->path))
-				err = wg_diff_changes_add(out, 'D', a->path, a->mode, &a->oid, 0, &null);
-			i++;
-		} else if (cmp > 0) {
-			if (cli_diff_path_matches(o, b->path))
-				err = wg_diff_changes_add(out, 'A', b->path, 0, &null, b->mode, &b->oid);
-			j++;
-		} else {
-			if ((a->mode != b->mode || !wg_oid_equal(&a->oid, &b->oid)) &&
-			    cli_diff_path_matches(o, a->path))
-				err = wg_diff_changes_add(out, type_differs(a->mode, b->mode) ? 'T' : 'M',
-							  a->path, a->mode, &a->oid, b->mode, &b->oid);
-			i++;
-			j++;
-		}
-	}
+	int err = wg_memory_backend_new(out, wg_repo_algo(repo));
 	if (!err)
-		err = cli_diff_find_renames(out, repo, o, true);
-out:
-	wg_index_free(tx);
-	return err;
-}
-
-struct worktree_loader {
-	struct wg_repo *repo;
-};
-
-static int load_worktree(void *payload, const struct wg_diff_change *c, struct wg_buf *out)
-{
-	struct worktree_loader *w = payload;
-	return wg_workfile_read(out, NULL, w->repo, c->path);
-}
-
-/* the working tree against the index, from status's findings */
-static int worktree_changes(struct wg_diff_changes *out, struct wg_repo *repo,
-			    struct wg_index *ix, const struct cli_diff_options *o)
-{
-	struct wg_status_options so = WG_STATUS_OPTIONS_INIT;
-	struct wg_status *st = NULL;
-	struct wg_buf data = WG_BUF_INIT;
-	struct wg_oid null;
-	int err;
-	wg_oid_null(&null, wg_repo_algo(repo));
-	so.untracked = WG_UNTRACKED_NO;
-	so.renames = 0;
-	if ((err = wg_status_collect(&st, repo, ix, NULL, &so)))
-		return err;
-	for (size_t i = 0; i < st->n && !err; i++) {
-		const struct wg_status_entry *e = &st->v[i];
-		struct wg_oid oid;
-		unsigned mode = 0;
-		if (e->unmerged || e->x == '?' || e->x == '!' || e->y == '.' ||
-		    !cli_diff_path_matches(o, e->path))
-			continue;
-		if (e->y == 'D' || (e->x == 'A' && e->mode_index == 0)) {
-			if (e->mode_index)
-				err = wg_diff_changes_add(out, 'D', e->path, e->mode_index,
-							  &e->oid_index, 0, &null);
-			continue;
-		}
-		wg_buf_reset(&data);
-		if ((err = wg_workfile_read(&data, &mode, repo, e->path)))
-			break;
-		if (e->mode_index == 0160000)
-			continue;   /* submodules: not yet */
-		if ((err = wg_object_hash(&oid, wg_repo_algo(repo), WG_OBJ_BLOB, data.data, data.len)))
-			break;
-		if (mode == e->mode_index && wg_oid_equal(&oid, &e->oid_index))
-			continue;
-		err = wg_diff_changes_add(out, type_differs(e->mode_index, mode) ? 'T' : 'M', e->path,
-					  e->mode_index, &e->oid_index, mode, &oid);
-	}
-	wg_buf_release(&data);
-	wg_status_free(st);
+		err = wg_odb_add_backend(wg_repo_odb(repo), wg_memory_backend_base(*out), -1);
 	return err;
 }
 
@@ -181,7 +83,7 @@ int cmd_diff(int argc, char **argv)
 	struct wg_index *ix = NULL;
 	struct wg_diff_changes changes = { 0 };
 	struct wg_buf out = WG_BUF_INIT;
-	struct worktree_loader wl;
+	struct wg_worktree_diff_options wo = { path_wanted, NULL, NULL };
 	struct wg_buf prefix = WG_BUF_INIT;
 	char **rel = NULL;
 	const char *revs[2];
@@ -210,7 +112,7 @@ int cmd_diff(int argc, char **argv)
 			return cli_usage(usage);
 		revs[nrevs++] = argv[i];
 	}
-	if ((cached && nrevs > 1) || (nrevs == 1 && !cached))
+	if (cached && nrevs > 1)
 		return cli_usage(usage);
 	if ((r = cli_diff_options_done(&o)))
 		return r;
@@ -257,19 +159,24 @@ int cmd_diff(int argc, char **argv)
 	if (nrevs == 2) {
 		r = cli_diff_tree_changes(&changes, repo, &trees[0], &trees[1], &o, true);
 	} else {
+		enum wg_worktree_diff_kind kind = cached ? WG_WORKTREE_DIFF_CACHED
+					       : nrevs ? WG_WORKTREE_DIFF_TREE : WG_WORKTREE_DIFF_FILES;
+		struct wg_memory_backend *pretend = NULL;
 		if (cli_read_index(&ix, repo)) {
 			rc = cli_fatal("index file corrupt");
 			goto out;
 		}
-		if (cached) {
-			r = cached_changes(&changes, repo, ix, unborn ? NULL : &trees[0], &o);
-		} else if (wg_repo_require_workdir(repo)) {
+		wo.payload = &o;
+		if (!cached && wg_repo_require_workdir(repo)) {
+			r = -1;
+		} else if (!cached && add_pretend(&pretend, repo)) {
 			r = -1;
 		} else {
-			r = worktree_changes(&changes, repo, ix, &o);
-			wl.repo = repo;
-			o.load_new = load_worktree;
-			o.payload = &wl;
+			wo.pretend = pretend;
+			r = wg_worktree_diff_changes(&changes, repo, ix, kind, nrevs && !unborn ? &trees[0] : NULL,
+						     &wo);
+			if (!r && kind != WG_WORKTREE_DIFF_FILES)
+				r = cli_diff_find_renames(&changes, repo, &o, true);
 		}
 	}
 	if (r || cli_diff_print(&out, repo, &changes, &o, CLI_DIFF_PATCH)) {

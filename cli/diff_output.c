@@ -318,11 +318,7 @@ static int load(struct loaded *l, struct wg_repo *repo, const struct wg_diff_cha
 	memset(&l->f, 0, sizeof(l->f));
 	if ((err = cli_diff_side_bytes(&l->a, repo, c->old_mode, &c->old_oid)))
 		return err;
-	if (o->load_new && c->new_mode && c->new_mode != 0160000)
-		err = o->load_new(o->payload, c, &l->b);
-	else
-		err = cli_diff_side_bytes(&l->b, repo, c->new_mode, &c->new_oid);
-	if (err)
+	if ((err = cli_diff_side_bytes(&l->b, repo, c->new_mode, &c->new_oid)))
 		return err;
 	l->f.status = c->status;
 	l->f.old_path = c->from ? c->from : c->path;
@@ -372,7 +368,7 @@ static int print_name_status(struct wg_buf *out, const struct wg_diff_change *c)
 }
 
 static int print_raw(struct wg_buf *out, struct wg_repo *repo, const struct wg_diff_change *c,
-		     int abbrev, bool worktree)
+		     int abbrev)
 {
 	char a[WG_MAX_HEXSZ + 1], b[WG_MAX_HEXSZ + 1];
 	struct wg_oid one = c->old_oid, two = c->new_oid;
@@ -380,8 +376,9 @@ static int print_raw(struct wg_buf *out, struct wg_repo *repo, const struct wg_d
 	/* an absent side is the null id of the repository's hash */
 	if (!c->old_mode)
 		wg_oid_null(&one, wg_repo_algo(repo));
-	/* git does not hash working tree files for --raw */
-	if (!c->new_mode || worktree)
+	/* git does not hash working tree files for --raw, but a rename's
+	 * new side was read to pair it */
+	if (!c->new_mode || (c->new_in_worktree && c->status != 'R' && c->status != 'C'))
 		wg_oid_null(&two, wg_repo_algo(repo));
 	wg_diff_abbrev(a, abbrev ? wg_repo_odb(repo) : NULL, &one, abbrev);
 	wg_diff_abbrev(b, abbrev ? wg_repo_odb(repo) : NULL, &two, abbrev);
@@ -620,7 +617,7 @@ static int print_stats(struct wg_buf *out, struct wg_repo *repo, const struct wg
 			err = wg_error_set(WG_ENOMEM, "out of memory");
 		if (!err) {
 			bool same = ch->old_mode && ch->new_mode && wg_oid_equal(&ch->old_oid, &ch->new_oid) &&
-				    !o->load_new;
+				    !ch->new_in_worktree;
 			err = wg_diff_count_lines(&l.f, o->context, &lo, &f[i].added,
 						  &f[i].deleted, &f[i].binary);
 			if (!err && f[i].binary) {
@@ -731,8 +728,7 @@ int cli_diff_print(struct wg_buf *out, struct wg_repo *repo, const struct wg_dif
 			if (formats & CLI_DIFF_RAW)
 				err = print_raw(out, repo, &c->v[i],
 						o->raw_abbrev < 0 ? wg_default_abbrev_len(repo)
-								  : o->raw_abbrev,
-						o->load_new != NULL);
+								  : o->raw_abbrev);
 			else if (formats & CLI_DIFF_NAME_STATUS)
 				err = print_name_status(out, &c->v[i]);
 			else if (!(err = add_quoted(out, c->v[i].path)))

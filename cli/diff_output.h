@@ -46,9 +46,6 @@ struct cli_diff_options {
 	int npaths;
 	/* git's pathspec (globs too) instead of the prefixes, when set */
 	const struct wg_pathspec *pathspec;
-	/* how the new side's bytes are read; NULL: from the odb */
-	int (*load_new)(void *payload, const struct wg_diff_change *c, struct wg_buf *out);
-	void *payload;
 };
 
 void cli_diff_options_init(struct cli_diff_options *o);

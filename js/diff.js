@@ -71,6 +71,11 @@ function count(value, name) {
   return n;
 }
 
+// wgjs_diff_new_worktree's kinds
+const WORKTREE_FILES = 0;
+const WORKTREE_CACHED = 1;
+const WORKTREE_TREE = 2;
+
 /**
  * What changed from `from` to `to` (revisions naming commits or trees;
  * `to` defaults to HEAD, `from` to to's first parent, or the empty tree
@@ -78,11 +83,20 @@ function count(value, name) {
  * files in git's order, structured (see index.d.ts), or with format
  * 'patch' git diff's text, byte for byte. In a partial clone the blobs
  * the diff reads are fetched first, all in one request.
+ *
+ * `staged: true` is git diff --cached [from]: `from` (default HEAD) to
+ * the index. `worktree: true` is git diff [from]: the index (or `from`)
+ * to the working tree. Neither takes `to`.
  */
 export async function diff({
-  dir, from, to = 'HEAD', paths = [], renames = true, copies = false, contextLines = 3,
-  interHunkContext = 0, algorithm = 'myers', format = 'files', ...remote
+  dir, from, to, staged = false, worktree = false, paths = [], renames = true, copies = false,
+  contextLines = 3, interHunkContext = 0, algorithm = 'myers', format = 'files', ...remote
 } = {}) {
+  if (staged && worktree) throw makeError('EINVALID', 'staged and worktree are two different diffs: give one');
+  if ((staged || worktree) && to !== undefined) {
+    throw makeError('EINVALID', `to is the ${staged ? 'index' : 'working tree'} here: give from only`);
+  }
+  const kind = staged ? WORKTREE_CACHED : !worktree ? null : from === undefined ? WORKTREE_FILES : WORKTREE_TREE;
   if (copies !== false && copies !== true && copies !== 'harder') {
     throw makeError('EINVALID', "copies must be false, true or 'harder'");
   }
@@ -100,8 +114,10 @@ export async function diff({
     let d = 0;
     try {
       d = await lazily(repo, state, remote, () => {
-        const h = withStringArray(pathList, (a, n) => withStrings([from, to, algorithm],
-          (f, t, alg) => M._wgjs_diff_new(repo, f, t, a, n, detect, context, interHunk, alg)));
+        const h = withStringArray(pathList, (a, n) => withStrings([from, to ?? 'HEAD', algorithm],
+          (f, t, alg) => (kind === null
+            ? M._wgjs_diff_new(repo, f, t, a, n, detect, context, interHunk, alg)
+            : M._wgjs_diff_new_worktree(repo, kind, f, a, n, detect, context, interHunk, alg))));
         if (!h) throw lastError();
         return h;
       });

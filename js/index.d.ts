@@ -331,8 +331,23 @@ export function aheadBehind(options: RepoOptions & { ref: string; base: string }
 export interface DiffOptions extends ReadOptions {
   /** The old side: a revision naming a commit or a tree. Default: the first parent of `to`, or the empty tree when `to` has none (as `git show`); required when `to` names a tree. */
   from?: string;
-  /** The new side: a revision naming a commit or a tree. Default "HEAD". */
+  /** The new side: a revision naming a commit or a tree. Default "HEAD". Not with staged or worktree. */
   to?: string;
+  /**
+   * `git diff --cached [from]`: from `from` (default HEAD; none yet: the
+   * empty tree) to the index. Intent-to-add entries are not in it.
+   */
+  staged?: boolean;
+  /**
+   * `git diff [from]`: to the working tree, from the index (no `from`) or
+   * from `from`, what an editor shows of unsaved-to-Git work. Files are
+   * read only where their stat data says they changed; their side is what
+   * `add` would store (line-ending conversions applied), with `newOid` the
+   * id it would get. Untracked files are not in it (as in git);
+   * intent-to-add ones are new files. `copies: 'harder'` looks among the
+   * changed files only.
+   */
+  worktree?: boolean;
   /** Only these paths (each a file or a directory and what is below it). Default: all. */
   paths?: string | string[];
   /** Pair deletions with additions as git's diffcore-rename does (diff.renameLimit applies). Default true. */

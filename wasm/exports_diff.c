@@ -11,6 +11,11 @@
 
 #include "diff/rev_diff.h"
 #include "exports.h"
+#include "object/object.h"
+#include "odb/memory_backend.h"
+#include "repo/revparse.h"
+#include "worktree/index_file.h"
+#include "worktree/worktree_diff.h"
 #include "util/alloc.h"
 #include "util/error.h"
 
@@ -41,6 +46,24 @@ API void wgjs_diff_free(struct wgjs_diff *d)
  * algorithm named `algorithm` (NULL: git's default). NULL on error; a tree
  * a partial clone lacks is WG_ENOTFOUND with the repository's last
  * missing id set, for a lazy fetch. */
+/* The options both kinds of diff take; 0 or an error code. */
+static int diff_options(struct wg_rev_diff_options *o, const char *const *paths, int npaths,
+			int renames, int context, int inter_hunk, const char *algorithm)
+{
+	if (context < 0 || inter_hunk < 0 || npaths < 0)
+		return wg_error_set(WG_EINVALID, "context lines and paths cannot be negative");
+	if (algorithm && wg_diff_algorithm_parse(algorithm, &o->algorithm))
+		return WG_EINVALID;
+	o->paths = paths;
+	o->npaths = (size_t)npaths;
+	o->renames = renames != 0;
+	o->copies = renames == 3 ? WG_COPIES_HARDER : renames == 2 ? WG_COPIES_MODIFIED
+								   : WG_COPIES_NONE;
+	o->hunks.context = context;
+	o->hunks.inter_hunk = inter_hunk;
+	return 0;
+}
+
 API struct wgjs_diff *wgjs_diff_new(struct wg_repo *repo, const char *from, const char *to,
 				    const char *const *paths, int npaths, int renames, int context,
 				    int inter_hunk, const char *algorithm)
@@ -49,19 +72,8 @@ API struct wgjs_diff *wgjs_diff_new(struct wg_repo *repo, const char *from, cons
 	struct wgjs_diff *d;
 
 	wg_error_clear();
-	if (context < 0 || inter_hunk < 0 || npaths < 0) {
-		wg_error_set(WG_EINVALID, "context lines and paths cannot be negative");
+	if (diff_options(&o, paths, npaths, renames, context, inter_hunk, algorithm))
 		return NULL;
-	}
-	if (algorithm && wg_diff_algorithm_parse(algorithm, &o.algorithm))
-		return NULL;
-	o.paths = paths;
-	o.npaths = (size_t)npaths;
-	o.renames = renames != 0;
-	o.copies = renames == 3 ? WG_COPIES_HARDER : renames == 2 ? WG_COPIES_MODIFIED
-								  : WG_COPIES_NONE;
-	o.hunks.context = context;
-	o.hunks.inter_hunk = inter_hunk;
 	if (!(d = calloc(1, sizeof(*d)))) {
 		wg_error_set(WG_ENOMEM, "out of memory");
 		return NULL;
@@ -71,6 +83,84 @@ API struct wgjs_diff *wgjs_diff_new(struct wg_repo *repo, const char *from, cons
 		return NULL;
 	}
 	return d;
+}
+
+struct path_filter {
+	const char *const *paths;
+	size_t n;
+};
+
+static bool path_wanted(void *payload, const char *path)
+{
+	const struct path_filter *f = payload;
+	return wg_diff_path_in(f->paths, f->n, path);
+}
+
+/* The diff with the index or the working tree as a side (kind: 0 the
+ * index to the working tree, git diff; 1 `from` to the index, git diff
+ * --cached; 2 `from` to the working tree, git diff <from>); `from` NULL
+ * is HEAD, and an unborn HEAD the empty tree. The working tree's versions
+ * of changed files are held in memory, seen through the repository's
+ * object database for this diff only (odb/memory_backend.h). Then as
+ * wgjs_diff_new. */
+API struct wgjs_diff *wgjs_diff_new_worktree(struct wg_repo *repo, int kind, const char *from,
+					     const char *const *paths, int npaths, int renames,
+					     int context, int inter_hunk, const char *algorithm)
+{
+	struct wg_rev_diff_options o = WG_REV_DIFF_OPTIONS_INIT;
+	struct wg_worktree_diff_options wo = { path_wanted, NULL, NULL };
+	struct wg_diff_changes changes = { 0 };
+	struct path_filter filter;
+	struct wg_memory_backend *pretend = NULL;
+	struct wg_index *ix = NULL;
+	struct wg_oid tree;
+	bool has_tree = false;
+	struct wgjs_diff *d = NULL;
+	int err;
+
+	wg_error_clear();
+	if (kind < WG_WORKTREE_DIFF_FILES || kind > WG_WORKTREE_DIFF_TREE) {
+		wg_error_set(WG_EINVALID, "no such diff kind %d", kind);
+		return NULL;
+	}
+	if (diff_options(&o, paths, npaths, renames, context, inter_hunk, algorithm))
+		return NULL;
+	if (kind != WG_WORKTREE_DIFF_FILES) {
+		struct wg_oid oid;
+		if (!wg_revparse(&oid, repo, from ? from : "HEAD")) {
+			if (wg_object_peel(&tree, repo, &oid, WG_OBJ_TREE))
+				return NULL;
+			has_tree = true;
+		} else if (from || kind == WG_WORKTREE_DIFF_TREE) {
+			return NULL;
+		}
+		wg_error_clear();   /* an unborn HEAD: the empty tree, as git */
+	}
+	filter.paths = paths;
+	filter.n = (size_t)npaths;
+	wo.payload = &filter;
+	if ((err = wg_repo_index_read(&ix, repo, NULL)))
+		return NULL;
+	if (kind != WG_WORKTREE_DIFF_CACHED) {
+		if ((err = wg_memory_backend_new(&pretend, wg_repo_algo(repo))) ||
+		    (err = wg_odb_add_backend(wg_repo_odb(repo), wg_memory_backend_base(pretend), -1)))
+			goto out;
+		wo.pretend = pretend;
+	}
+	if ((err = wg_worktree_diff_changes(&changes, repo, ix, (enum wg_worktree_diff_kind)kind,
+					    has_tree ? &tree : NULL, &wo)))
+		goto out;
+	if (!(d = calloc(1, sizeof(*d)))) {
+		err = wg_error_set(WG_ENOMEM, "out of memory");
+		goto out;
+	}
+	wg_rev_diff_begin_changes(&d->diff, repo, &changes, &o);
+out:
+	wg_diff_changes_release(&changes);
+	wg_index_free(ix);
+	if (err && !wg_error_code())
+		wg_error_set(err, "diff failed");
+	return err ? NULL : d;
 }
 
 /* The blobs the diff will read that the repository lacks: a listing of

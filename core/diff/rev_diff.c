@@ -95,13 +95,9 @@ static int resolve(struct wg_rev_diff *d, struct wg_repo *repo, const char *from
 	return err;
 }
 
-int wg_rev_diff_begin(struct wg_rev_diff *d, struct wg_repo *repo, const char *from,
-		      const char *to, const struct wg_rev_diff_options *opts)
+static void setup(struct wg_rev_diff *d, struct wg_repo *repo, const struct wg_rev_diff_options *opts)
 {
 	struct wg_patch_options po = WG_PATCH_OPTIONS_INIT;
-	struct wg_tree_diff_options tdo = { 0 };
-	size_t w = 0;
-	int err;
 
 	memset(d, 0, sizeof(*d));
 	d->patch = po;
@@ -110,6 +106,27 @@ int wg_rev_diff_begin(struct wg_rev_diff *d, struct wg_repo *repo, const char *f
 	d->patch.abbrev = wg_default_abbrev_len(repo);
 	d->renames = opts->renames;
 	d->copies = opts->renames ? opts->copies : WG_COPIES_NONE;
+}
+
+void wg_rev_diff_begin_changes(struct wg_rev_diff *d, struct wg_repo *repo,
+			       struct wg_diff_changes *changes, const struct wg_rev_diff_options *opts)
+{
+	setup(d, repo, opts);
+	/* the unchanged files are not listed: -C -C looks among the changed */
+	if (d->copies == WG_COPIES_HARDER)
+		d->copies = WG_COPIES_MODIFIED;
+	d->changes = *changes;
+	memset(changes, 0, sizeof(*changes));
+}
+
+int wg_rev_diff_begin(struct wg_rev_diff *d, struct wg_repo *repo, const char *from,
+		      const char *to, const struct wg_rev_diff_options *opts)
+{
+	struct wg_tree_diff_options tdo = { 0 };
+	size_t w = 0;
+	int err;
+
+	setup(d, repo, opts);
 	/* -C -C: the unchanged files are sources too */
 	tdo.unmodified = d->copies == WG_COPIES_HARDER;
 	if ((err = resolve(d, repo, from, to)))

@@ -48,6 +48,13 @@ struct wg_rev_diff {
 int wg_rev_diff_begin(struct wg_rev_diff *d, struct wg_repo *repo, const char *from,
 		      const char *to, const struct wg_rev_diff_options *opts);
 
+/* The same steps over a change list made elsewhere (the index's or the
+ * working tree's, worktree/worktree_diff.h), whose paths are already
+ * limited; *changes is taken over (and left empty). -C -C looks for
+ * copies among the changed files only, as -C. */
+void wg_rev_diff_begin_changes(struct wg_rev_diff *d, struct wg_repo *repo,
+			       struct wg_diff_changes *changes, const struct wg_rev_diff_options *opts);
+
 /* The blobs the diff reads that odb lacks (without repeats, submodule
  * commits left out), in an array to free with wg_free. */
 int wg_rev_diff_missing(struct wg_rev_diff *d, struct wg_odb *odb, struct wg_oid **out,

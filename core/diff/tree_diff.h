@@ -25,6 +25,11 @@ struct wg_diff_change {
 	unsigned old_mode, new_mode;       /* 0: absent */
 	struct wg_oid old_oid, new_oid;    /* null when absent */
 	int score;                 /* 'R', 'C': similarity, 0..WG_RENAME_MAX_SCORE */
+	/* the new side is a working-tree file that no longer holds its index
+	 * entry: new_oid is what git add would store, not stored (git diff's
+	 * --raw shows the null id for it unless rename detection read it;
+	 * an intent-to-add file's is shown, and not flagged) */
+	bool new_in_worktree;
 };
 
 struct wg_diff_changes {

@@ -375,6 +375,51 @@ int wg_workdir_hash_file(struct wg_workdir *wd, const struct wg_index *ix, const
 	return err;
 }
 
+static int append_chunk(void *payload, const void *data, size_t len)
+{
+	return wg_buf_add(payload, data, len);
+}
+
+int wg_workdir_read_clean(struct wg_workdir *wd, const struct wg_index *ix, const char *path,
+			  const struct stat *st, struct wg_buf *out)
+{
+	struct wg_buf raw = WG_BUF_INIT;
+	struct wg_conv_attrs ca;
+	enum wg_eol_conv conv;
+	const char *full;
+	char *copy;
+	int err;
+
+	wg_buf_reset(out);
+	if (!(full = wg_workdir_path(wd, path)) || !(copy = wg_strdup(full)))
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	if (S_ISLNK(st->st_mode)) {
+		err = read_link(copy, st, out);
+		wg_free(copy);
+		return err;
+	}
+	if ((err = each_chunk(copy, append_chunk, &raw)) ||
+	    (err = wg_workdir_conv_attrs(wd, path, &ca)))
+		goto out;
+	conv = wg_convert_checkin(&ca, NULL, false);
+	if (conv == WG_EOL_CONV_NEED_STATS) {
+		struct wg_text_stat ts;
+		bool crlf = false;
+		wg_text_stat_gather(&ts, raw.data, raw.len);
+		if (ts.crlf && (err = index_has_crlf(wd, ix, path, &crlf)))
+			goto out;
+		conv = wg_convert_checkin(&ca, &ts, crlf);
+	}
+	if (conv == WG_EOL_CONV_CRLF_TO_LF)
+		err = wg_convert_buffer(out, conv, raw.data, raw.len);
+	else
+		err = wg_buf_add(out, raw.data, raw.len);
+out:
+	wg_buf_release(&raw);
+	wg_free(copy);
+	return err;
+}
+
 /* --- does the file still hold the entry? ------------------------------------ */
 
 static bool is_empty_blob(const struct wg_workdir *wd, const struct wg_oid *oid)

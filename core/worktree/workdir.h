@@ -95,5 +95,10 @@ int wg_workdir_entry_modified(struct wg_workdir *wd, const struct wg_index *ix,
  * conversion (`ix`, may be NULL: the index text=auto consults). */
 int wg_workdir_hash_file(struct wg_workdir *wd, const struct wg_index *ix, const char *path,
 			 const struct stat *st, struct wg_oid *out);
+/* The bytes that id is the hash of: what git add would store for the file
+ * at path (lstat'ed into st), into out (reset first). Whole in memory:
+ * for diffs, which read both sides whole anyway. */
+int wg_workdir_read_clean(struct wg_workdir *wd, const struct wg_index *ix, const char *path,
+			  const struct stat *st, struct wg_buf *out);
 
 #endif

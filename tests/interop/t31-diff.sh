@@ -100,6 +100,37 @@ for FMT in sha1 sha256; do
 	same diff --cached --raw
 	same diff --cached HEAD~2
 	same diff --cached -- src
+	# the working tree against a commit (git diff <commit>)
+	same diff HEAD
+	same diff --stat HEAD
+	same diff --raw HEAD
+	same diff --numstat HEAD~3
+	same diff HEAD~2 -- src
+	# a working tree with every kind of change, made by git: staged and
+	# unstaged edits of one file, intent-to-add, a staged rename edited
+	# again, a new executable bit, a file become a link, a deleted file,
+	# CRLF bytes that check-in converts back (text), a touched file
+	W2=$T/$FMT-wt
+	"$GIT" init -q --object-format=$FMT "$W2"
+	(
+		cd "$W2" || exit 1
+		printf '*.txt text\n' >.gitattributes
+		seq 1 40 >a.txt && seq 1 30 >b.txt && seq 1 25 >mv.txt && printf 'x\n' >run.sh
+		printf 'one\ntwo\n' >crlf.txt && seq 1 5 >touched.txt && printf 'gone\n' >gone.txt
+		printf 'link me\n' >lnk && "$GIT" add . && "$GIT" commit -qm base
+		seq 2 41 >a.txt && "$GIT" add a.txt && seq 3 41 >a.txt
+		"$GIT" mv mv.txt moved.txt && seq 1 26 >moved.txt
+		chmod +x run.sh && rm lnk && ln -s a.txt lnk && rm gone.txt
+		printf 'one\r\ntwo\r\n' >crlf.txt && touch -d '+1 hour' touched.txt
+		seq 1 3 >ita.txt && "$GIT" add -N ita.txt && printf 'u\n' >untracked.txt
+	)
+	cd "$W2" || exit 1
+	for args in "" "--stat" "--raw" "--numstat" "--name-status" "--cached" "--cached --raw" \
+		"HEAD" "HEAD --raw" "HEAD --stat" "HEAD --name-status" "--no-renames HEAD" "HEAD -- a.txt lnk"; do
+		# shellcheck disable=SC2086
+		same diff $args
+	done
+	cd "$R" || exit 1
 	if [ -d src ]; then
 		check_same "$FMT: diff in a subdirectory, paths relative to it" \
 			'cd src && "$GIT" diff -- . ../lib' 'cd src && "$W" diff -- . ../lib'
