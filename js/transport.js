@@ -7,7 +7,7 @@
 // before completion, it undoes itself (a clone removes its directory).
 
 import {
-  M, ITEROVER, scratch, str, withStrings, check, lastError, makeError, abortError, limitsSpec,
+  M, ITEROVER, scratch, str, withStrings, check, lastError, makeError, abortError, limitsSpec, host,
 } from './runtime.js';
 
 let feedBuf = 0;
@@ -161,17 +161,17 @@ const MAX_REDIRECTS = 5;
  * header on a cross-origin hop; landing on another origin is an error
  * unless `mayLeave`.
  */
-async function fetchWithCredentials(fetchFn, req, headers, signal, mayLeave) {
+async function fetchWithCredentials(fetchFn, req, headers, signal, mayLeave, quiet) {
   if (!headers.has('authorization')) {
-    return fetchFn(req.url, { method: req.method, headers, body: req.body, signal });
+    return fetchFn(req.url, { method: req.method, headers, body: req.body, signal, ...quiet });
   }
   const origin = originOf(req.url);
   let { url, method } = req;
   let { body } = req;
   for (let hops = 0; ; hops++) {
-    const res = await fetchFn(url, { method, headers, body, signal, redirect: 'manual' });
+    const res = await fetchFn(url, { method, headers, body, signal, redirect: 'manual', ...quiet });
     if (res.type === 'opaqueredirect') {
-      const followed = await fetchFn(url, { method, headers, body, signal, redirect: 'follow' });
+      const followed = await fetchFn(url, { method, headers, body, signal, redirect: 'follow', ...quiet });
       if (followed.url && originOf(followed.url) !== origin && !mayLeave) {
         followed.body?.cancel().catch(() => {});
         throw makeError('EUNSUPPORTED', `${req.url} redirected to another origin ` +
@@ -195,7 +195,7 @@ async function fetchWithCredentials(fetchFn, req, headers, signal, mayLeave) {
         method = 'GET';
         body = undefined;
       }
-      return fetchFn(next.href, { method, headers, body, signal });
+      return fetchFn(next.href, { method, headers, body, signal, ...quiet });
     }
     if (next.username || next.password || next.origin !== origin) {
       throw makeError('EUNSUPPORTED', `refusing the redirect from ${url} to ` +
@@ -305,6 +305,12 @@ async function driveRequests(op, {
   fetch: fetchFn = globalThis.fetch, headers: extra, signal, onRequest, onAuth,
 } = {}, setSecrets) {
   if (typeof fetchFn !== 'function') throw makeError('EINVALID', 'no fetch() available');
+  // With onAuth the page answers 401s itself: a browser must not put up
+  // its own login prompt first (a fetch() that sends the page's
+  // credentials does, and waits on it), so none are sent (cookies, the
+  // browser's cached Basic auth); Authorization headers still are.
+  // Elsewhere the option is left out (workerd refuses it).
+  const quiet = typeof onAuth === 'function' && host === 'browser' ? { credentials: 'omit' } : {};
   // credentials onAuth gave: they go with every later request of the
   // operation (as git keeps what its credential helper said)
   let asked = 0;
@@ -325,7 +331,7 @@ async function driveRequests(op, {
     let target = req;
     for (let attempt = 0, waits = 0; ; attempt++) {
       try {
-        res = await fetchWithCredentials(fetchFn, target, headers, signal, first && target === req);
+        res = await fetchWithCredentials(fetchFn, target, headers, signal, first && target === req, quiet);
       } catch (e) {
         if (signal?.aborted) throw abortError(signal);
         if (e?.code && e.code !== 'ABORT_ERR' && !(e instanceof TypeError)) throw e;
