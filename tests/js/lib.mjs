@@ -191,3 +191,9 @@ export function findDeno() {
       'the "deno" npm package), or set DENO');
   }
 }
+
+/** Write a file under dir (its directories made as needed). */
+export function writeFileIn(dir, file, data) {
+  fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+  fs.writeFileSync(path.join(dir, file), data);
+}

@@ -19,7 +19,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  ROOT, JS_DIR, makeTmp, gitIn, startServerAt, stopPid, findDeno, launchChromium,
+  ROOT, JS_DIR, makeTmp, gitIn, startServerAt, stopPid, findDeno, launchChromium, writeFileIn,
 } from './lib.mjs';
 import { startWorkerd } from './workerd.mjs';
 
@@ -87,10 +87,7 @@ before(() => {
   git = gitIn(tmp);
   const work = path.join(tmp, 'work');
   git(['init', '-q', '-b', 'main', work]);
-  const write = (f, data) => {
-    fs.mkdirSync(path.dirname(path.join(work, f)), { recursive: true });
-    fs.writeFileSync(path.join(work, f), data);
-  };
+  const write = (f, data) => writeFileIn(work, f, data);
   for (let i = 1; i <= 5; i++) {
     write('README.md', `# consumer test\n\nrevision ${i}\n`);
     write('src/app.js', `export const n = ${i};\n`);

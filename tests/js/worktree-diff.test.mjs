@@ -16,17 +16,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadWebgit, makeTmp, gitIn, startServerAt } from './lib.mjs';
+import { loadWebgit, makeTmp, gitIn, startServerAt, writeFileIn } from './lib.mjs';
 
 let wg;
 let tmp;
 let git;
 let work;
 
-const write = (dir, f, data) => {
-  fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
-  fs.writeFileSync(path.join(dir, f), data);
-};
+const write = writeFileIn;
 const lines = (n, tag) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}\n`).join('');
 
 before(async () => {
