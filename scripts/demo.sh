@@ -5,7 +5,9 @@
 # printed URL, clone a repository into the browser tab, browse refs, trees,
 # files and history, reload, and the repository is still there (IndexedDB);
 # or open /editor/ (web-demo/editor/, CodeMirror bundled by
-# scripts/build-editor.sh) to edit, diff, stage, commit and push.
+# scripts/build-pages.sh) to edit, diff, stage, commit and push, or /forge/
+# (web-demo/forge/) for a forge's views of a repository from a blob-less
+# clone in the tab.
 #
 #   scripts/demo.sh [--port N] [DIR]   the web demo; stays in the foreground
 #                                      until Ctrl-C, then stops the server
@@ -131,8 +133,8 @@ demo_web() {
 	echo "building the webgit JS package (build/demo-wasm, release)..." >&2
 	export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
 	wg_build_release_wasm "$ROOT" >"$log" 2>&1 || { tail -n 60 "$log" >&2; exit 1; }
-	echo "building the editor page (CodeMirror, build/demo-wasm/editor)..." >&2
-	"$ROOT/scripts/build-editor.sh" "$build/editor" >>"$log" 2>&1 || { tail -n 20 "$log" >&2; exit 1; }
+	echo "building the editor and forge pages (build/demo-wasm/pages)..." >&2
+	"$ROOT/scripts/build-pages.sh" "$build/pages" >>"$log" 2>&1 || { tail -n 20 "$log" >&2; exit 1; }
 
 	export GIT="$ROOT/.cache/git-ref/bin/git"
 	DEMO_TMP=0
@@ -153,7 +155,7 @@ demo_web() {
 
 	# pushes want credentials (demo / demo), as a real server's would
 	local args=(--root "$DEMO_WORK/repos" --static "$ROOT/web-demo" --mount "/webgit/=$build/js"
-		--mount "/editor/=$build/editor" --auth demo:demo --log "$DEMO_WORK/server/access.log")
+		--mount "/editor/=$build/pages/editor" --mount "/forge/=$build/pages/forge" --auth demo:demo --log "$DEMO_WORK/server/access.log")
 	if [ "$explicit_port" = 0 ] && port_taken "$port"; then
 		echo "port $port is taken; using a free one" >&2
 		port=0
@@ -173,6 +175,7 @@ demo_web() {
 	echo
 	echo "  webgit web demo: open $url/"
 	echo "  the editor (clone, edit, diff, commit, push): $url/editor/"
+	echo "  the forge preview (tree, README, commits, diffs, blame, compare): $url/forge/"
 	echo "  pushes ask for credentials: user demo, password demo"
 	echo
 	echo "  sample repositories (the first is the page's default):"

@@ -1,5 +1,5 @@
 // The web demo's editor page (web-demo/editor/, CodeMirror 6 bundled by
-// scripts/build-editor.sh) in Debian's Chromium, driven by playwright-core,
+// scripts/build-pages.sh) in Debian's Chromium, driven by playwright-core,
 // against the local Git server with Basic auth on pushes, as scripts/demo.sh
 // serves it. The flow an editor's user follows, each step checked with git
 // and saved as a screenshot (build/screenshots/editor-NN-step.png):
@@ -53,9 +53,9 @@ before(() => {
   git(['clone', '-q', '--bare', work, served]);
   serverGit(['config', 'http.receivepack', 'true']);
   const bundle = path.join(tmp, 'editor-bundle');
-  execFileSync(path.join(ROOT, 'scripts/build-editor.sh'), [bundle], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(path.join(ROOT, 'scripts/build-pages.sh'), [bundle], { stdio: ['ignore', 'ignore', 'pipe'] });
   server = startServerAt(path.join(tmp, 'server'), repos, ['--static', path.join(ROOT, 'web-demo'),
-    '--mount', `/webgit/=${JS_DIR}`, '--mount', `/editor/=${bundle}`, '--auth', `${USER}:${PASSWORD}`]);
+    '--mount', `/webgit/=${JS_DIR}`, '--mount', `/editor/=${path.join(bundle, 'editor')}`, '--auth', `${USER}:${PASSWORD}`]);
 });
 
 after(async () => {

@@ -3,7 +3,7 @@
 // file against HEAD, stage and unstage, commit, push (credentials asked
 // when the server wants them), branches, fetch and a fast-forward pull.
 // Every Git operation is a call of the webgit package, loaded as is from
-// /webgit/ (the bundle leaves it out: scripts/build-editor.sh); CodeMirror
+// /webgit/ (the bundle leaves it out: scripts/build-pages.sh); CodeMirror
 // is bundled from npm at build time.
 //
 // What the page shows is read back from the repository after every
@@ -14,13 +14,8 @@ import { EditorView, basicSetup } from 'codemirror';
 import { keymap } from '@codemirror/view';
 import { Compartment, EditorState } from '@codemirror/state';
 import { oneDark } from '@codemirror/theme-one-dark';
+import { $, el, say, explain as explainError, progress } from '../page-ui.js';
 
-const $ = (id) => document.getElementById(id);
-const el = (tag, props = {}, ...children) => {
-  const e = Object.assign(document.createElement(tag), props);
-  for (const c of children) e.append(c);
-  return e;
-};
 
 // Each language is its own chunk of the bundle, loaded when a file needs it.
 const LANGUAGES = [
@@ -48,38 +43,13 @@ const state = {
 
 // --- messages, progress, busy --------------------------------------------------
 
-function say(text, kind = 'notice') {
-  $('message-text').textContent = text;
-  $('message').dataset.kind = kind;
-  $('message').hidden = false;
-}
-
-// What to do about an error, in the words a user needs.
-function explain(e, what) {
-  const code = e?.code || e?.name;
-  const hint = {
-    EAUTH: 'The server refused the credentials: check the user name and password (or token).',
-    ENOTFOUND: 'Not found: check the repository URL, the branch or the path.',
-    AbortError: 'Stopped: nothing was changed.',
-    EEXISTS: 'Local changes are in the way: commit or undo them first.',
-  }[code] || (/fetch|network/i.test(String(e?.message)) ? 'The network request failed: is the server reachable?' : '');
-  say(`${what} failed${code ? ` (${code})` : ''}: ${e?.message || e}${hint ? `\n${hint}` : ''}`, 'error');
-}
-
-function progress(p) {
-  const box = $('progress');
-  box.hidden = false;
-  box.dataset.state = p.finished ? 'done' : 'running';
-  const bar = $('progress-bar');
-  if (p.total) {
-    bar.max = p.total;
-    bar.value = p.done;
-  } else {
-    bar.removeAttribute('value');
-  }
-  const pct = p.total ? ` ${Math.floor((100 * p.done) / p.total)}% (${p.done}/${p.total})` : '';
-  $('progress-text').textContent = `${p.phase}${pct}${p.bytes ? `, ${(p.bytes / 1024).toFixed(1)} KiB` : ''}`;
-}
+const HINTS = {
+  EAUTH: 'The server refused the credentials: check the user name and password (or token).',
+  ENOTFOUND: 'Not found: check the repository URL, the branch or the path.',
+  AbortError: 'Stopped: nothing was changed.',
+  EEXISTS: 'Local changes are in the way: commit or undo them first.',
+};
+const explain = (e, what) => explainError(e, what, HINTS);
 
 // Run one operation with the page busy, progress shown and Abort offered.
 async function run(what, fn) {
