@@ -8,10 +8,9 @@
 // reads them.
 
 import {
-  M, withStrings, withStringArray, takeObject, lastError, records, throwIfAborted,
+  M, withStrings, takeObject, lastError, records,
 } from './runtime.js';
-import { runOperation } from './transport.js';
-import { withRepo, lazily } from './repo.js';
+import { withRepo, lazily, fetchPromised, missingIds } from './repo.js';
 
 const ident = (name, email, timestamp, timezone) => ({
   name, email, timestamp: Number(timestamp), timezone,
@@ -83,13 +82,9 @@ async function fetchMissing(repo, state, ref, path, remote) {
       if (!o) throw lastError();
       return o;
     });
-    const missing = records(takeObject(obj).data, 1).map(([h]) => h).filter((h) => !tried.has(h));
+    const missing = missingIds(obj).filter((h) => !tried.has(h));
     if (!missing.length) return;
     for (const h of missing) tried.add(h);
-    throwIfAborted(remote?.signal);
-    await runOperation(
-      () => withStringArray(missing, (a, n) => M._wgjs_promisor_fetch_new(repo, a, n)),
-      remote);
-    state.changed = true;
+    await fetchPromised(repo, state, missing, remote);
   }
 }

@@ -9,11 +9,9 @@
 // binary checks read them.
 
 import {
-  M, nulFields, withStrings, withStringArray, takeObject, records, lastError, makeError,
-  throwIfAborted,
+  M, nulFields, withStrings, withStringArray, takeObject, lastError, makeError,
 } from './runtime.js';
-import { runOperation } from './transport.js';
-import { withRepo, lazily } from './repo.js';
+import { withRepo, lazily, fetchPromised, missingIds } from './repo.js';
 
 const FIELDS = 13;
 const REC_WORDS = 7;
@@ -147,12 +145,6 @@ export async function diff({
 }
 
 // The blobs the diff reads that a blob-less clone lacks, in one request.
-async function fetchMissing(repo, state, d, remote) {
-  const missing = records(takeObject(M._wgjs_diff_missing(d, repo)).data, 1).map(([h]) => h);
-  if (!missing.length || !M._wgjs_repo_promisor_remote(repo) || remote?.lazy === false) return;
-  throwIfAborted(remote?.signal);
-  await runOperation(
-    () => withStringArray(missing, (a, n) => M._wgjs_promisor_fetch_new(repo, a, n)),
-    remote);
-  state.changed = true;
+function fetchMissing(repo, state, d, remote) {
+  return fetchPromised(repo, state, missingIds(M._wgjs_diff_missing(d, repo)), remote);
 }

@@ -7,11 +7,9 @@
 // lock).
 
 import {
-  M, nulFields, str, withStrings, withStringArray, takeObject, records, lastError, makeError,
-  throwIfAborted,
+  M, nulFields, str, withStrings, withStringArray, takeObject, lastError, makeError,
 } from './runtime.js';
-import { runOperation } from './transport.js';
-import { withRepo, lazily } from './repo.js';
+import { withRepo, lazily, fetchPromised, missingIds } from './repo.js';
 
 // The first batch is small (a page shows its first commits soon); each
 // next one doubles, up to MAX_BATCH, since every batch opens the
@@ -47,15 +45,8 @@ const FLAGS = {
 // lacked blobs failed; fetch every blob that search reads in one request
 // (git prefetches them too) and let the walk try that commit again.
 // false when there is nothing to fetch (the error stands).
-async function fetchFollowBlobs(repo, state, walk, remote) {
-  const missing = records(takeObject(M._wgjs_log_missing(walk)).data, 1).map(([h]) => h);
-  if (!missing.length || !M._wgjs_repo_promisor_remote(repo) || remote?.lazy === false) return false;
-  throwIfAborted(remote?.signal);
-  await runOperation(
-    () => withStringArray(missing, (a, n) => M._wgjs_promisor_fetch_new(repo, a, n)),
-    remote);
-  state.changed = true;
-  return true;
+function fetchFollowBlobs(repo, state, walk, remote) {
+  return fetchPromised(repo, state, missingIds(M._wgjs_log_missing(walk)), remote);
 }
 
 function revisionList(ref, range) {

@@ -42,6 +42,23 @@ export function looksLikeRepo(path) {
  * again (git's lazy fetch). `remote` holds the transport options (fetch,
  * headers, signal, onRequest); lazy: false turns fetching off.
  */
+/**
+ * Fetch `oids` (hex ids a partial clone lacks) from the promisor remote in
+ * one request. False, without a request, when there is nothing to fetch,
+ * no promisor remote, or `remote.lazy` is false. `state` (may be null)
+ * is marked changed.
+ */
+export async function fetchPromised(repo, state, oids, remote) {
+  if (!oids.length || !M._wgjs_repo_promisor_remote(repo) || remote?.lazy === false) return false;
+  throwIfAborted(remote?.signal);
+  await runOperation(() => withStringArray(oids, (a, n) => M._wgjs_promisor_fetch_new(repo, a, n)), remote);
+  if (state) state.changed = true;
+  return true;
+}
+
+/** The ids a wgjs_*_missing listing names (one hex id per record). */
+export const missingIds = (listing) => records(takeObject(listing).data, 1).map(([h]) => h);
+
 export async function lazily(repo, state, remote, fn) {
   let fetched = null;
   for (;;) {
@@ -52,14 +69,9 @@ export async function lazily(repo, state, remote, fn) {
       if (e.code !== 'ENOTFOUND' || remote?.lazy === false) throw e;
       const missing = str(M._wgjs_repo_last_missing(repo));
       if (!missing || missing === before || missing === fetched ||
-          !M._wgjs_repo_promisor_remote(repo)) {
+          !(await fetchPromised(repo, state, [missing], remote))) {
         throw e;
       }
-      throwIfAborted(remote?.signal);
-      await runOperation(
-        () => withStringArray([missing], (a, n) => M._wgjs_promisor_fetch_new(repo, a, n)),
-        remote);
-      state.changed = true;
       fetched = missing;
     }
   }

@@ -5,10 +5,9 @@
 
 import {
   M, str, withStrings, withStringArray, withBytes, takeObject, records, check, lastError,
-  makeError, throwIfAborted,
+  makeError,
 } from './runtime.js';
-import { runOperation } from './transport.js';
-import { withRepo, lazily } from './repo.js';
+import { withRepo, lazily, fetchPromised, missingIds } from './repo.js';
 
 const utf8in = new TextEncoder();
 
@@ -31,15 +30,11 @@ export function beginSwitch(repo, remote, begin) {
  * result).
  */
 async function fetchMissing(repo, listing, remote) {
-  const missing = records(takeObject(listing).data, 1).map(([h]) => h);
-  if (!missing.length || !M._wgjs_repo_promisor_remote(repo)) return;
-  if (remote?.lazy === false) {
+  const missing = missingIds(listing);
+  if (missing.length && remote?.lazy === false && M._wgjs_repo_promisor_remote(repo)) {
     throw makeError('ENOTFOUND', `${missing.length} blobs to check out are not in the repository (lazy fetch is off)`);
   }
-  throwIfAborted(remote?.signal);
-  await runOperation(
-    () => withStringArray(missing, (a, n) => M._wgjs_promisor_fetch_new(repo, a, n)),
-    remote);
+  await fetchPromised(repo, null, missing, remote);
 }
 
 /**
