@@ -54,6 +54,11 @@ LOGS="$ROOT/build/logs"
 mkdir -p "$LOGS"
 passed=0 failed=0
 
+# The sample repositories the JS and interop tests serve are made once and
+# copied (tests/server/make-repos.sh); the cache is keyed on the script and
+# git's version, so a later run reuses it only when they are the same.
+export WG_SAMPLE_REPOS_CACHE=${WG_SAMPLE_REPOS_CACHE:-$ROOT/build/sample-repos}
+
 # Emscripten's JS tools need Debian's node modules, and ctest must run the
 # WASM tests with a Node flag set that works (see cmake/wasm.cmake).
 export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}

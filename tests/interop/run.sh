@@ -123,6 +123,7 @@ run_one() {
 		ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=$leaks:exitcode=199}" \
 		UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=198}" \
 		WG_INTEROP_RESULT="$sandbox/result" WG_WRITE_DOC="${WG_WRITE_DOC:-}" \
+		WG_SAMPLE_REPOS_CACHE="${WG_SAMPLE_REPOS_CACHE:-}" \
 		timeout -k 10 "${WG_INTEROP_TIMEOUT:-900}" bash "$script") \
 		>"$sandbox/log" 2>&1 || status=$?
 	secs=$(($(date +%s) - start))

@@ -15,6 +15,12 @@
 # and no global or system git config is read, so every run gives the same
 # object ids and refs.
 #
+# WG_SAMPLE_REPOS_CACHE=CACHE (the test command sets it): the samples are
+# made once into CACHE/samples-<formats>-<key> (key: this script and git's
+# version) and copied from there, so the many servers of the test suites
+# cost one make, not one each. Callers at the same time may each make it;
+# the first to finish keeps its copy.
+#
 # SAMPLES, for FMT in sha1 sha256 and REFS in files reftable:
 #
 #   sample-FMT-REFS.git   ~100 commits. Branches main (HEAD), feature/parser,
@@ -270,6 +276,28 @@ make_samples() {
 			configure "$bare"
 			describe "$bare"
 		done
+	done
+}
+
+# make_samples through the cache when there is one (see the top).
+samples() {
+	local dir=$1 fmt=${2:-}
+	if [ -z "${WG_SAMPLE_REPOS_CACHE:-}" ]; then
+		make_samples "$dir" $fmt
+		return
+	fi
+	local key cached made repo
+	key=$({ cat "$0"; echo "$fmt"; "$GIT" --version; } | sha256sum | cut -c1-16)
+	mkdir -p "$WG_SAMPLE_REPOS_CACHE"
+	cached=$(cd "$WG_SAMPLE_REPOS_CACHE" && pwd)/samples-${fmt:-all}-$key
+	if [ ! -d "$cached" ]; then
+		made=$(mktemp -d "$WG_SAMPLE_REPOS_CACHE/.making.XXXXXX")
+		make_samples "$made" $fmt
+		mv -T "$made" "$cached" 2>/dev/null || rm -rf "$made"
+	fi
+	for repo in "$cached"/*.git; do
+		rm -rf "${dir:?}/$(basename "$repo")"
+		cp -a "$repo" "$dir/"
 	done
 }
 
@@ -607,10 +635,10 @@ elif [ "${1:-}" = --big ]; then
 	make_big "$(cd "$2" && pwd)"
 elif [ $# -eq 1 ] && [ "${1#-}" = "$1" ]; then
 	mkdir -p "$1"
-	make_samples "$(cd "$1" && pwd)"
+	samples "$(cd "$1" && pwd)"
 elif [ $# -eq 3 ] && [ "$1" = --format ] && { [ "$2" = sha1 ] || [ "$2" = sha256 ]; }; then
 	mkdir -p "$3"
-	make_samples "$(cd "$3" && pwd)" "$2"
+	samples "$(cd "$3" && pwd)" "$2"
 else
 	echo "usage: $0 DIR | $0 --format (sha1|sha256) DIR | $0 --big DIR | $0 --history DIR" >&2
 	exit 2
