@@ -31,16 +31,6 @@ static bool path_wanted(void *payload, const char *path)
 	return cli_diff_path_matches(payload, path);
 }
 
-/* The working tree's versions of changed files, for this process only
- * (odb/memory_backend.h): the patch and the stats read them by id. */
-static int add_pretend(struct wg_memory_backend **out, struct wg_repo *repo)
-{
-	int err = wg_memory_backend_new(out, wg_repo_algo(repo));
-	if (!err)
-		err = wg_odb_add_backend(wg_repo_odb(repo), wg_memory_backend_base(*out), -1);
-	return err;
-}
-
 /* prefix + path with "." and ".." resolved; NULL above the top */
 static char *top_relative(const char *prefix, const char *path)
 {
@@ -169,7 +159,8 @@ int cmd_diff(int argc, char **argv)
 		wo.payload = &o;
 		if (!cached && wg_repo_require_workdir(repo)) {
 			r = -1;
-		} else if (!cached && add_pretend(&pretend, repo)) {
+		} else if (!cached && wg_memory_backend_attach(&pretend, wg_repo_odb(repo))) {
+			/* the working tree's versions, read by id by the patch and stats */
 			r = -1;
 		} else {
 			wo.pretend = pretend;

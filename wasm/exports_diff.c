@@ -142,8 +142,7 @@ API struct wgjs_diff *wgjs_diff_new_worktree(struct wg_repo *repo, int kind, con
 	if ((err = wg_repo_index_read(&ix, repo, NULL)))
 		return NULL;
 	if (kind != WG_WORKTREE_DIFF_CACHED) {
-		if ((err = wg_memory_backend_new(&pretend, wg_repo_algo(repo))) ||
-		    (err = wg_odb_add_backend(wg_repo_odb(repo), wg_memory_backend_base(pretend), -1)))
+		if ((err = wg_memory_backend_attach(&pretend, wg_repo_odb(repo))))
 			goto out;
 		wo.pretend = pretend;
 	}

@@ -119,6 +119,14 @@ int wg_memory_backend_add(struct wg_memory_backend *m, enum wg_object_type type,
 	return 0;
 }
 
+int wg_memory_backend_attach(struct wg_memory_backend **out, struct wg_odb *odb)
+{
+	int err = wg_memory_backend_new(out, wg_odb_algo(odb));
+	if (!err)
+		err = wg_odb_add_backend(odb, wg_memory_backend_base(*out), -1);
+	return err;
+}
+
 size_t wg_memory_backend_count(const struct wg_memory_backend *m)
 {
 	return m->n;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "hash/oid.h"
+#include "odb/odb.h"
 #include "odb/odb_backend.h"
 
 struct wg_memory_backend;
@@ -21,6 +22,9 @@ struct wg_memory_backend;
 int wg_memory_backend_new(struct wg_memory_backend **out, const struct wg_hash_algo *algo);
 /* The backend to hand to wg_odb_add_backend (which then owns both). */
 struct wg_odb_backend *wg_memory_backend_base(struct wg_memory_backend *m);
+/* A new one added to `odb`, asked after its other backends; the odb owns
+ * it, *out stays usable while the odb lives. */
+int wg_memory_backend_attach(struct wg_memory_backend **out, struct wg_odb *odb);
 /* Hash `data` as an object of `type` and keep a copy (an object already
  * held is kept once); its id to *out (may be NULL). */
 int wg_memory_backend_add(struct wg_memory_backend *m, enum wg_object_type type, const void *data,

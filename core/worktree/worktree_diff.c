@@ -92,8 +92,6 @@ static int worktree_side(struct differ *d, struct side *out, const struct wg_ind
 static int add_change(struct differ *d, const char *path, const struct side *old,
 		      const struct side *new)
 {
-	if (!old->mode && !new->mode)
-		return 0;
 	char status;
 	int err;
 	if (!old->mode && !new->mode)
