@@ -9,7 +9,7 @@
 // binary checks read them.
 
 import {
-  M, nulFields, withStrings, withStringArray, takeObject, lastError, makeError,
+  M, nulFields, withStrings, withStringArray, takeObject, lastError, makeError, countOption,
 } from './runtime.js';
 import { withRepo, lazily, fetchPromised, missingIds } from './repo.js';
 
@@ -63,12 +63,6 @@ function decodeFile(data) {
   return { file, patch };
 }
 
-function count(value, name) {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw makeError('EINVALID', `${name} must be an integer >= 0`);
-  return n;
-}
-
 // wgjs_diff_new_worktree's kinds
 const WORKTREE_FILES = 0;
 const WORKTREE_CACHED = 1;
@@ -100,8 +94,8 @@ export async function diff({
   }
   // the core's code: 0 none, 1 renames, 2 copies (-C), 3 harder (-C -C)
   const detect = !renames && !copies ? 0 : copies === 'harder' ? 3 : copies ? 2 : 1;
-  const context = count(contextLines, 'contextLines');
-  const interHunk = count(interHunkContext, 'interHunkContext');
+  const context = countOption(contextLines, 'contextLines');
+  const interHunk = countOption(interHunkContext, 'interHunkContext');
   if (typeof algorithm !== 'string') throw makeError('EINVALID', 'algorithm must be a string');
   if (format !== 'files' && format !== 'patch') {
     throw makeError('EINVALID', `format must be 'files' or 'patch', not '${format}'`);

@@ -301,6 +301,8 @@ export interface Commit {
   author: Required<Ident>;
   committer: Required<Ident>;
   message: string;
+  /** log({ patch: true }) only: git log -p's patch of the commit against its first parent ('' for a merge unless firstParent). */
+  patch?: string;
 }
 
 /** git log: commits reachable from ref (default HEAD) or the revisions of range ('a..b', 'a...b', '^x', ...), in
@@ -308,11 +310,15 @@ export interface Commit {
  * top; history simplified as git's default unless fullHistory), first parents only with firstParent, merges left
  * out (noMerges) or only merges (merges), skipping skip, at most depth of them. follow: git log --follow for the
  * one path of paths, its renames and copies followed backwards as git follows them (in a blob-less clone the
- * blobs a source search compares are fetched, in one request; lazy: false forbids it). */
+ * blobs a source search compares are fetched, in one request; lazy: false forbids it). patch: git log -p, each
+ * commit with its patch text (limited to paths; renames, contextLines, interHunkContext and algorithm as diff()
+ * takes them); in a blob-less clone a commit's blobs are fetched in one request when it is reached. */
 export function log(options: ReadOptions & {
   ref?: string; range?: string | string[]; depth?: number; paths?: string | string[];
   firstParent?: boolean; order?: 'default' | 'topo' | 'date'; reverse?: boolean;
   noMerges?: boolean; merges?: boolean; fullHistory?: boolean; skip?: number; follow?: boolean;
+  patch?: boolean; renames?: boolean; contextLines?: number; interHunkContext?: number;
+  algorithm?: 'myers' | 'default' | 'minimal' | 'patience' | 'histogram';
 }): AsyncIterableIterator<Commit>;
 /** git merge-base: the best common ancestor of the commits (null if none), or with all every one (newest first);
  * octopus: of all of them at once. */

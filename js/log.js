@@ -7,7 +7,7 @@
 // lock).
 
 import {
-  M, nulFields, str, withStrings, withStringArray, takeObject, lastError, makeError,
+  M, nulFields, str, withStrings, withStringArray, takeObject, lastError, makeError, countOption,
 } from './runtime.js';
 import { withRepo, lazily, fetchPromised, missingIds } from './repo.js';
 
@@ -16,36 +16,40 @@ import { withRepo, lazily, fetchPromised, missingIds } from './repo.js';
 // repository (its pack indexes) again.
 const BATCH = 64;
 const MAX_BATCH = 4096;
-const FIELDS = 11;
+const FIELDS = 12;
 const utf8 = new TextDecoder();
 
-// A commit as wgjs_log_next gives it: 11 NUL-terminated fields (id, tree,
-// parents, then name, email, timestamp and zone of author and committer),
-// then the message.
-function decodeCommit(data) {
+// A commit as wgjs_log_next gives it: 12 NUL-terminated fields (id, tree,
+// parents, then name, email, timestamp and zone of author and committer,
+// then the message's length in bytes), then the message, then with
+// patch the commit's patch.
+function decodeCommit(data, patch) {
   const { fields: f, at } = nulFields(data, FIELDS);
   const ident = (i) => (f[i + 2] === '' ? null
     : { name: f[i], email: f[i + 1], timestamp: Number(f[i + 2]), timezone: f[i + 3] });
-  return {
+  const end = at + Number(f[11]);
+  const c = {
     oid: f[0],
     tree: f[1],
     parents: f[2] ? f[2].split(' ') : [],
     author: ident(3),
     committer: ident(7),
-    message: utf8.decode(data.subarray(at)),
+    message: utf8.decode(data.subarray(at, end)),
   };
+  if (patch) c.patch = utf8.decode(data.subarray(end));
+  return c;
 }
 
 const FLAGS = {
   firstParent: 1, reverse: 2, topo: 4, date: 8, noMerges: 16, merges: 32, fullHistory: 64,
-  follow: 128,
+  follow: 128, patch: 256,
 };
 
-// log --follow in a blob-less clone: the commit whose source search
-// lacked blobs failed; fetch every blob that search reads in one request
-// (git prefetches them too) and let the walk try that commit again.
-// false when there is nothing to fetch (the error stands).
-function fetchFollowBlobs(repo, state, walk, remote) {
+// log --follow or log -p in a blob-less clone: the commit whose source
+// search or patch lacked blobs failed; fetch every blob it reads in one
+// request (git prefetches them too) and let the walk try that commit
+// again. false when there is nothing to fetch (the error stands).
+function fetchWalkBlobs(repo, state, walk, remote) {
   return fetchPromised(repo, state, missingIds(M._wgjs_log_missing(walk)), remote);
 }
 
@@ -78,10 +82,20 @@ function revisionList(ref, range) {
  * `depth` counts the commits walked, not those yielded). In a blob-less
  * clone the blobs a source search compares are fetched in one request
  * when it needs them.
+ *
+ * patch: git log -p: each commit also has `patch`, git's patch text of
+ * its changes against its first parent ('' for a merge, as git log -p,
+ * unless firstParent), limited to `paths`, made with diff()'s options
+ * renames, contextLines, interHunkContext and algorithm. In a blob-less
+ * clone the blobs of a commit's patch are fetched in one request when
+ * it is reached. One walk does it all: much cheaper than a diff() call
+ * per commit.
  */
 export async function* log({
   dir, ref, range, depth, paths, firstParent = false, order, reverse = false,
-  noMerges = false, merges = false, fullHistory = false, skip = 0, follow = false, ...remote
+  noMerges = false, merges = false, fullHistory = false, skip = 0, follow = false,
+  patch = false, renames = true, contextLines = 3, interHunkContext = 0, algorithm = 'myers',
+  ...remote
 } = {}) {
   const limit = depth === undefined || depth === null ? -1 : Number(depth);
   if (limit !== -1 && !(limit >= 0 && limit <= 0x7fffffff)) throw makeError('EINVALID', 'depth must be a number >= 0');
@@ -92,10 +106,13 @@ export async function* log({
   const revs = revisionList(ref, range);
   const pathList = paths === undefined || paths === null ? [] : [].concat(paths).map(String);
   if (follow && pathList.length !== 1) throw makeError('EINVALID', 'follow requires exactly one path');
+  const context = countOption(contextLines, 'contextLines');
+  const interHunk = countOption(interHunkContext, 'interHunkContext');
+  if (typeof algorithm !== 'string') throw makeError('EINVALID', 'algorithm must be a string');
   const flags = (firstParent ? FLAGS.firstParent : 0) | (reverse ? FLAGS.reverse : 0) |
     (order === 'topo' ? FLAGS.topo : 0) | (order === 'date' ? FLAGS.date : 0) |
     (noMerges ? FLAGS.noMerges : 0) | (merges ? FLAGS.merges : 0) |
-    (fullHistory ? FLAGS.fullHistory : 0) | (follow ? FLAGS.follow : 0);
+    (fullHistory ? FLAGS.fullHistory : 0) | (follow ? FLAGS.follow : 0) | (patch ? FLAGS.patch : 0);
   let walk = 0;
   let size = BATCH;
   try {
@@ -105,6 +122,8 @@ export async function* log({
           walk = withStringArray(revs, (r, nr) => withStringArray(pathList, (p, np) =>
             M._wgjs_log_new(repo, r, nr, p, np, flags, Number(skip), limit)));
           if (!walk) throw lastError();
+          if (patch && withStrings([algorithm], (alg) =>
+            M._wgjs_log_patch(walk, renames ? 1 : 0, context, interHunk, alg))) throw lastError();
         }
         const batch = [];
         let fetched = false;
@@ -114,13 +133,13 @@ export async function* log({
             if (M._wgjs_error_code() === 0) break;
             const e = lastError();
             // one fetch per commit: a second miss is a real error
-            if (!follow || e.code !== 'ENOTFOUND' || fetched ||
-                !(await fetchFollowBlobs(repo, state, walk, remote))) throw e;
+            if (!(follow || patch) || e.code !== 'ENOTFOUND' || fetched ||
+                !(await fetchWalkBlobs(repo, state, walk, remote))) throw e;
             fetched = true;
             continue;
           }
           fetched = false;
-          batch.push(decodeCommit(takeObject(obj).data));
+          batch.push(decodeCommit(takeObject(obj).data, patch));
         }
         return batch;
       });

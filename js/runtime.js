@@ -462,6 +462,13 @@ export function withBytes(bytes, fn) {
  * (commits, diff files): { fields, at } where `at` is the offset after
  * the last NUL, where the rest begins.
  */
+/** An option that must be an integer >= 0 (a count of lines...). */
+export function countOption(value, name) {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw makeError('EINVALID', `${name} must be an integer >= 0`);
+  return n;
+}
+
 export function nulFields(data, n) {
   const fields = [];
   const utf8 = new TextDecoder();

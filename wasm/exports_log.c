@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "exports.h"
+#include "diff/abbrev_len.h"
+#include "diff/rev_diff.h"
 #include "diff/tree_diff.h"
 #include "history/last_modified.h"
 #include "history/merge_base.h"
@@ -18,6 +20,7 @@
 #include "odb/odb.h"
 #include "repo/revparse.h"
 #include "repo/shallow.h"
+#include "util/alloc.h"
 #include "util/error.h"
 #include "util/pathspec.h"
 
@@ -30,6 +33,7 @@
 #define LOG_MERGES 32u
 #define LOG_FULL_HISTORY 64u
 #define LOG_FOLLOW 128u        /* git log --follow: paths holds the one path */
+#define LOG_PATCH 256u         /* git log -p: each commit with its patch (wgjs_log_patch) */
 
 /* A walk that holds ids and parsed commit nodes, not the repository:
  * each step is given the repository open at that moment, so JavaScript
@@ -39,6 +43,18 @@ struct wgjs_log {
 	struct wg_pathspec paths;
 	struct wg_oidmap shallow;
 	struct wg_buf buf;
+	bool first_parent;
+	/* git log -p: each commit's patch, with these options (the paths
+	 * are the walk's: git log -p limits the diff to them too) */
+	bool patch;
+	struct wg_rev_diff_options diff;
+	char **diff_paths;
+	/* the commit yielded next: set once the walk gave it, cleared once
+	 * it was handed out, so that a commit whose patch lacked blobs is
+	 * tried again after they are fetched */
+	struct wg_commit_node *pending;
+	struct wg_oid *missing;   /* the blobs that patch lacked */
+	size_t nmissing;
 };
 
 API void wgjs_log_free(struct wgjs_log *w)
@@ -49,6 +65,10 @@ API void wgjs_log_free(struct wgjs_log *w)
 	wg_pathspec_release(&w->paths);
 	wg_oidmap_release(&w->shallow);
 	wg_buf_release(&w->buf);
+	for (size_t i = 0; i < w->diff.npaths; i++)
+		free(w->diff_paths[i]);
+	free(w->diff_paths);
+	wg_free(w->missing);
 	free(w);
 }
 
@@ -70,6 +90,9 @@ API struct wgjs_log *wgjs_log_new(struct wg_repo *repo, const char **revs, uint3
 	}
 	w->buf = (struct wg_buf)WG_BUF_INIT;
 	o.first_parent = flags & LOG_FIRST_PARENT;
+	w->first_parent = o.first_parent;
+	w->patch = flags & LOG_PATCH;
+	w->diff = (struct wg_rev_diff_options)WG_REV_DIFF_OPTIONS_INIT;
 	o.reverse = flags & LOG_REVERSE;
 	o.full_history = flags & LOG_FULL_HISTORY;
 	o.order = flags & LOG_TOPO ? WG_REVWALK_ORDER_TOPO
@@ -91,6 +114,14 @@ API struct wgjs_log *wgjs_log_new(struct wg_repo *repo, const char **revs, uint3
 		if (wg_pathspec_init(&w->paths, "", paths, npaths))
 			goto fail;
 		o.paths = &w->paths;
+		if (w->patch) {
+			if (!(w->diff_paths = calloc(npaths, sizeof(*w->diff_paths))))
+				goto oom;
+			for (uint32_t i = 0; i < npaths; i++, w->diff.npaths++)
+				if (!(w->diff_paths[i] = strdup(paths[i])))
+					goto oom;
+			w->diff.paths = (const char *const *)w->diff_paths;
+		}
 	}
 	if (wg_repo_shallow_read(repo, &w->shallow))
 		goto fail;
@@ -103,9 +134,28 @@ API struct wgjs_log *wgjs_log_new(struct wg_repo *repo, const char **revs, uint3
 		if (wg_revwalk_push_arg(w->walk, repo, revs[i], false))
 			goto fail;
 	return w;
+oom:
+	wg_error_set(WG_ENOMEM, "out of memory");
 fail:
 	wgjs_log_free(w);
 	return NULL;
+}
+
+/* With LOG_PATCH: how each commit's patch is made (renames: 1 detect
+ * them, 0 not; context and inter_hunk lines; algorithm NULL: git's
+ * default), as wgjs_diff_new takes them. 0 or an error code. */
+API int wgjs_log_patch(struct wgjs_log *w, int renames, int context, int inter_hunk,
+		       const char *algorithm)
+{
+	wg_error_clear();
+	if (context < 0 || inter_hunk < 0)
+		return wg_error_set(WG_EINVALID, "context lines cannot be negative");
+	if (algorithm && wg_diff_algorithm_parse(algorithm, &w->diff.algorithm))
+		return WG_EINVALID;
+	w->diff.renames = renames != 0;
+	w->diff.hunks.context = context;
+	w->diff.hunks.inter_hunk = inter_hunk;
+	return 0;
 }
 
 static int add_field(struct wg_buf *out, const char *s, size_t len)
@@ -136,25 +186,75 @@ static int add_ident(struct wg_buf *out, const char *value)
 	return add_field(out, id.tz, id.tz_len);
 }
 
-/* With LOG_FOLLOW, after wgjs_log_next failed for want of a blob: the
- * blobs the source search reads that the repository lacks (a blob-less
- * clone's), to fetch at once before calling wgjs_log_next again, which
- * tries the same commit again. NULL on error. */
+/* After wgjs_log_next failed for want of blobs (a blob-less clone's):
+ * those the commit's patch reads (LOG_PATCH) or, with LOG_FOLLOW, those
+ * the source search reads, to fetch at once before calling
+ * wgjs_log_next again, which tries the same commit again. NULL on
+ * error. */
 API struct wgjs_object *wgjs_log_missing(struct wgjs_log *w)
 {
-	size_t n;
-	const struct wg_oid *v = wg_revwalk_follow_missing(w->walk, &n);
+	size_t n = w->nmissing;
+	const struct wg_oid *v = n ? w->missing : wg_revwalk_follow_missing(w->walk, &n);
 
 	wg_error_clear();
 	return wgjs_oid_list(v, n);
 }
 
+/* git log -p's patch of commit c (against its first parent; a root or
+ * a shallow clone's boundary against the empty tree) appended to out:
+ * every file's patch as git diff prints it. The blobs it lacks are
+ * WG_ENOTFOUND, listed in w->missing. */
+static int add_patch(struct wg_buf *out, struct wgjs_log *w, struct wg_repo *repo,
+		     const struct wg_oid *oid, const struct wg_commit *c)
+{
+	struct wg_rev_diff d;
+	struct wg_buf a = WG_BUF_INIT, b = WG_BUF_INIT;
+	struct wg_patch_options po;
+	struct wg_oid parent_tree;
+	bool root = !c->nparents || wg_oidmap_get(&w->shallow, oid);
+	int err;
+
+	wg_free(w->missing);
+	w->missing = NULL;
+	w->nmissing = 0;
+	if (!w->diff.abbrev)
+		w->diff.abbrev = wg_default_abbrev_len(repo);
+	if (!root && (err = wg_object_peel(&parent_tree, repo, &c->parents[0], WG_OBJ_TREE)))
+		return err;
+	if ((err = wg_rev_diff_begin_trees(&d, repo, root ? NULL : &parent_tree, &c->tree, &w->diff)) ||
+	    (err = wg_rev_diff_missing(&d, wg_repo_odb(repo), &w->missing, &w->nmissing)))
+		goto out;
+	if (w->nmissing) {
+		err = wg_error_set(WG_ENOTFOUND, "the patch of %s reads %zu blobs this clone lacks",
+				   wgjs_hex(oid), w->nmissing);
+		goto out;
+	}
+	if ((err = wg_rev_diff_renames(&d, repo)))
+		goto out;
+	po = d.patch;
+	po.odb = wg_repo_odb(repo);
+	for (size_t i = 0; i < d.changes.n && !err; i++) {
+		struct wg_diff_file f;
+		if (!(err = wg_rev_diff_load(&f, &a, &b, po.odb, &d.changes.v[i])))
+			err = wg_diff_patch(out, &f, &po);
+		wg_buf_reset(&a);
+		wg_buf_reset(&b);
+	}
+out:
+	wg_rev_diff_release(&d);
+	wg_buf_release(&a);
+	wg_buf_release(&b);
+	return err;
+}
+
 /* The next commit of the walk, read from `repo`: a wgjs_object whose data
- * is 11 NUL-terminated fields (id, tree, the parents' ids separated by
+ * is 12 NUL-terminated fields (id, tree, the parents' ids separated by
  * spaces, then name, email, timestamp and zone of the author and of the
- * committer) followed by the message's bytes. The parents are the
- * commit's own, not those a path-limited walk kept. NULL at the end (the
- * last error code is then 0) or on error. */
+ * committer, then the message's length in bytes) followed by the
+ * message's bytes and, with LOG_PATCH, the commit's patch (none for a
+ * merge, as git log -p, unless the walk follows first parents). The
+ * parents are the commit's own, not those a path-limited walk kept. NULL
+ * at the end (the last error code is then 0) or on error. */
 API struct wgjs_object *wgjs_log_next(struct wgjs_log *w, struct wg_repo *repo)
 {
 	char hex[WG_MAX_HEXSZ + 1];
@@ -167,8 +267,12 @@ API struct wgjs_object *wgjs_log_next(struct wgjs_log *w, struct wg_repo *repo)
 	wg_error_clear();
 	wg_commit_init(&c);
 	wg_revwalk_rebind(w->walk, wg_repo_odb(repo));
-	if ((r = wg_revwalk_next(w->walk, &n)) <= 0)
-		return NULL;
+	if (!w->pending) {
+		if ((r = wg_revwalk_next(w->walk, &n)) <= 0)
+			return NULL;
+		w->pending = n;
+	}
+	n = w->pending;
 	if ((err = wg_odb_read(wg_repo_odb(repo), &n->oid, &type, &w->buf)) ||
 	    (err = wg_commit_parse(&c, wg_oid_algo(&n->oid), w->buf.data, w->buf.len)))
 		goto fail;
@@ -186,9 +290,15 @@ API struct wgjs_object *wgjs_log_next(struct wgjs_log *w, struct wg_repo *repo)
 				err = wg_buf_adds(d, wg_oid_to_hex(&c.parents[i], hex));
 		}
 		if (err || (err = wg_buf_addch(d, '\0')) || (err = add_ident(d, c.author)) ||
-		    (err = add_ident(d, c.committer)) || (err = wg_buf_add(d, c.message, c.message_len)))
+		    (err = add_ident(d, c.committer)) ||
+		    (err = wg_buf_printf(d, "%zu", c.message_len)) || (err = wg_buf_addch(d, '\0')) ||
+		    (err = wg_buf_add(d, c.message, c.message_len)))
+			goto fail;
+		if (w->patch && (c.nparents <= 1 || w->first_parent) &&
+		    (err = add_patch(d, w, repo, &n->oid, &c)))
 			goto fail;
 	}
+	w->pending = NULL;
 	wg_commit_release(&c);
 	return out;
 fail:

@@ -103,7 +103,7 @@ static void setup(struct wg_rev_diff *d, struct wg_repo *repo, const struct wg_r
 	d->patch = po;
 	d->patch.hunks = opts->hunks;
 	d->patch.lines.algorithm = opts->algorithm;
-	d->patch.abbrev = wg_default_abbrev_len(repo);
+	d->patch.abbrev = opts->abbrev ? opts->abbrev : wg_default_abbrev_len(repo);
 	d->renames = opts->renames;
 	d->copies = opts->renames ? opts->copies : WG_COPIES_NONE;
 }
@@ -119,18 +119,16 @@ void wg_rev_diff_begin_changes(struct wg_rev_diff *d, struct wg_repo *repo,
 	memset(changes, 0, sizeof(*changes));
 }
 
-int wg_rev_diff_begin(struct wg_rev_diff *d, struct wg_repo *repo, const char *from,
-		      const char *to, const struct wg_rev_diff_options *opts)
+/* the tree diff between the sides d holds, kept to opts' paths */
+static int diff_sides(struct wg_rev_diff *d, struct wg_repo *repo,
+		      const struct wg_rev_diff_options *opts)
 {
 	struct wg_tree_diff_options tdo = { 0 };
 	size_t w = 0;
 	int err;
 
-	setup(d, repo, opts);
 	/* -C -C: the unchanged files are sources too */
 	tdo.unmodified = d->copies == WG_COPIES_HARDER;
-	if ((err = resolve(d, repo, from, to)))
-		return err;
 	if ((err = wg_diff_trees(&d->changes, wg_repo_odb(repo), d->from_empty ? NULL : &d->from_tree,
 				 d->to_empty ? NULL : &d->to_tree, &tdo)))
 		return err;
@@ -145,6 +143,35 @@ int wg_rev_diff_begin(struct wg_rev_diff *d, struct wg_repo *repo, const char *f
 	}
 	d->changes.n = w;
 	return 0;
+}
+
+int wg_rev_diff_begin(struct wg_rev_diff *d, struct wg_repo *repo, const char *from,
+		      const char *to, const struct wg_rev_diff_options *opts)
+{
+	int err;
+
+	setup(d, repo, opts);
+	if ((err = resolve(d, repo, from, to)))
+		return err;
+	return diff_sides(d, repo, opts);
+}
+
+int wg_rev_diff_begin_trees(struct wg_rev_diff *d, struct wg_repo *repo,
+			    const struct wg_oid *from_tree, const struct wg_oid *to_tree,
+			    const struct wg_rev_diff_options *opts)
+{
+	struct wg_oid e;
+
+	setup(d, repo, opts);
+	/* the empty tree's id names it even where no repository stores it */
+	wg_oid_empty_tree(&e, wg_repo_algo(repo));
+	d->from_empty = !from_tree || wg_oid_equal(from_tree, &e);
+	d->to_empty = !to_tree || wg_oid_equal(to_tree, &e);
+	if (!d->from_empty)
+		d->from_tree = *from_tree;
+	if (!d->to_empty)
+		d->to_tree = *to_tree;
+	return diff_sides(d, repo, opts);
 }
 
 static int add_missing(struct wg_oidmap *seen, struct wg_oid **v, size_t *n, size_t *alloc,

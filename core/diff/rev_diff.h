@@ -28,9 +28,13 @@ struct wg_rev_diff_options {
 	struct wg_unified_options hunks;
 	enum wg_diff_algorithm algorithm;
 	enum wg_copies copies;            /* with renames: copies too (-C, -C -C) */
+	/* the ids' length in "index" lines; 0: the repository's default
+	 * (wg_default_abbrev_len, which counts the packed objects: a caller
+	 * making many diffs computes it once) */
+	int abbrev;
 };
 #define WG_REV_DIFF_OPTIONS_INIT \
-	{ NULL, 0, true, WG_UNIFIED_OPTIONS_INIT, WG_DIFF_MYERS, WG_COPIES_NONE }
+	{ NULL, 0, true, WG_UNIFIED_OPTIONS_INIT, WG_DIFF_MYERS, WG_COPIES_NONE, 0 }
 
 struct wg_rev_diff {
 	struct wg_diff_changes changes;   /* in git's order, renames paired once asked */
@@ -47,6 +51,12 @@ struct wg_rev_diff {
  * repository lacks is WG_ENOTFOUND (wg_odb_last_missing names it). */
 int wg_rev_diff_begin(struct wg_rev_diff *d, struct wg_repo *repo, const char *from,
 		      const char *to, const struct wg_rev_diff_options *opts);
+
+/* The same with the trees already resolved (NULL: the empty tree), for a
+ * caller that walks commits (git log -p) and knows them. */
+int wg_rev_diff_begin_trees(struct wg_rev_diff *d, struct wg_repo *repo,
+			    const struct wg_oid *from_tree, const struct wg_oid *to_tree,
+			    const struct wg_rev_diff_options *opts);
 
 /* The same steps over a change list made elsewhere (the index's or the
  * working tree's, worktree/worktree_diff.h), whose paths are already

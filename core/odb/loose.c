@@ -1,6 +1,7 @@
 #include "odb/loose.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,12 @@ struct loose_backend {
 	const struct wg_hash_algo *algo;
 	char *dir;
 	struct wg_odb_loose_options opts;
+	/* The fan-out directories a prefix search found absent, a bit each,
+	 * not looked for again (git's loose object cache does the same): an
+	 * abbreviation is searched for every id a diff prints, and a packed
+	 * repository has few of them. A write here clears its directory's
+	 * bit; another process's new directory is seen by the next odb. */
+	unsigned char absent[256 / 8];
 };
 
 static int object_path(struct wg_buf *out, const struct loose_backend *lb, const struct wg_oid *oid)
@@ -339,6 +346,7 @@ static int loose_write(struct wg_odb_backend *backend, const struct wg_oid *oid,
 	size_t hdrlen = wg_object_header(hdr, type, len);
 	int fd = -1, err;
 
+	lb->absent[oid->hash[0] >> 3] &= (unsigned char)~(1u << (oid->hash[0] & 7));
 	if ((err = object_path(&path, lb, oid)) ||
 	    (err = wg_buf_add(&tmp, path.data, path.len - (lb->algo->hexsz - 2))) ||
 	    (err = wg_fs_mkdir_p((const char *)tmp.data)) ||
@@ -387,8 +395,10 @@ done:
 	return err;
 }
 
+/* Every object of one fan-out directory; *absent set when there is no
+ * such directory. */
 static int scan_dir(struct loose_backend *lb, const char *subdir_name, wg_odb_foreach_cb cb,
-		    void *payload)
+		    void *payload, bool *absent)
 {
 	struct wg_buf dirpath = WG_BUF_INIT;
 	char hex[WG_MAX_HEXSZ + 1];
@@ -399,6 +409,7 @@ static int scan_dir(struct loose_backend *lb, const char *subdir_name, wg_odb_fo
 		return err;
 	dir = wg_fs_opendir((const char *)dirpath.data);
 	wg_buf_release(&dirpath);
+	*absent = !dir;
 	if (!dir)
 		return 0;  /* no objects with this prefix */
 	while (!err && (name = wg_fs_readdir(dir))) {
@@ -422,15 +433,21 @@ static int loose_foreach(struct wg_odb_backend *backend, const unsigned char *pr
 {
 	struct loose_backend *lb = (struct loose_backend *)backend;
 	char name[3];
+	bool absent;
 	int i, err;
 	if (prefix && prefix_hexlen >= 2) {
+		unsigned bit = 1u << (prefix[0] & 7);
+		if (lb->absent[prefix[0] >> 3] & bit)
+			return 0;
 		wg_hex_encode(name, prefix, 1);
-		return scan_dir(lb, name, cb, payload);
+		if (!(err = scan_dir(lb, name, cb, payload, &absent)) && absent)
+			lb->absent[prefix[0] >> 3] |= (unsigned char)bit;
+		return err;
 	}
 	for (i = 0; i < 256; i++) {
 		unsigned char b = (unsigned char)i;
 		wg_hex_encode(name, &b, 1);
-		if ((err = scan_dir(lb, name, cb, payload)))
+		if ((err = scan_dir(lb, name, cb, payload, &absent)))
 			return err;
 	}
 	return 0;

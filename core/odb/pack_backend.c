@@ -280,18 +280,36 @@ static int pb_exists(struct wg_odb_backend *backend, const struct wg_oid *oid)
 	return i >= 0 ? 1 : err;
 }
 
+/* Whether any pack has an object starting with prefix. */
+static bool prefix_in_packs(struct pack_backend *pb, const unsigned char *prefix, size_t hexlen)
+{
+	for (size_t i = 0; i < pb->npacks; i++) {
+		uint32_t pos, end;
+		wg_pack_idx_prefix_range(wg_pack_index(pb->packs[i].pack), prefix, hexlen, &pos, &end);
+		if (pos < end)
+			return true;
+	}
+	return false;
+}
+
 static int pb_foreach(struct wg_odb_backend *backend, const unsigned char *prefix,
 		      size_t prefix_hexlen, wg_odb_foreach_cb cb, void *payload)
 {
 	struct pack_backend *pb = (struct pack_backend *)backend;
+	bool by_prefix = prefix && prefix_hexlen;
 	size_t i;
 	int err;
-	if ((err = scan(pb, false)))
-		return err;
+	/* A prefix search (an abbreviation: a diff's "index" lines ask one
+	 * per blob) checks the directory only when the packs it knows have
+	 * nothing with the prefix, as a read does on a miss; a whole listing
+	 * checks it first. */
+	if (!pb->scanned || !by_prefix || !prefix_in_packs(pb, prefix, prefix_hexlen))
+		if ((err = scan(pb, false)))
+			return err;
 	for (i = 0; i < pb->npacks; i++) {
 		const struct wg_pack_idx *idx = wg_pack_index(pb->packs[i].pack);
 		uint32_t pos, end;
-		if (prefix && prefix_hexlen)
+		if (by_prefix)
 			wg_pack_idx_prefix_range(idx, prefix, prefix_hexlen, &pos, &end);
 		else {
 			pos = 0;

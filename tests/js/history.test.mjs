@@ -350,3 +350,66 @@ for (const fmt of ['sha1', 'sha256']) {
     assert.ok(failed > 0, 'some search needed a blob');
   });
 }
+
+// log({ patch: true }) as git log -p --format=%H prints it: the id, then
+// a blank line and the patch when there is one.
+async function logPatchText(options) {
+  const out = [];
+  for await (const c of wg.log({ ...options, patch: true })) {
+    assert.equal(typeof c.patch, 'string');
+    out.push(`${c.oid}\n`);
+    if (c.patch) out.push(`\n${c.patch}`);
+  }
+  return out.join('');
+}
+
+for (const fmt of ['sha1', 'sha256']) {
+  test(`${fmt}: log patch is git log -p, its options and paths too, and fetches a blob-less clone's blobs a commit at a time`, async () => {
+    const { dir, branches } = repos[fmt];
+    let merges = 0;
+    for (const [opts, args] of [
+      [{}, []],
+      [{ firstParent: true }, ['--first-parent']],   // merges diffed against their first parent
+      [{ ref: branches[1], algorithm: 'histogram', contextLines: 1 }, ['--histogram', '-U1', branches[1]]],
+      [{ renames: false, interHunkContext: 2 }, ['--no-renames', '--inter-hunk-context=2']],
+      [{ paths: 'src', algorithm: 'patience' }, ['--patience', '--', 'src']],
+      [{ range: `${branches[1]}..main`, order: 'topo' }, ['--topo-order', `${branches[1]}..main`]],
+    ]) {
+      const want = git(['-C', dir, 'log', '-p', '--format=%H', ...args]);
+      assert.ok(want.includes('diff --git'), `git log -p ${args.join(' ')} has patches`);
+      assert.equal(await logPatchText({ dir, ...opts }), want, `log -p ${args.join(' ')}`);
+    }
+    for await (const c of wg.log({ dir, patch: true })) {
+      if (c.parents.length > 1) { merges++; assert.equal(c.patch, '', 'a merge has no patch, as git log -p'); }
+    }
+    assert.ok(merges > 0);
+    // renames are on by default, as git's diff.renames
+    assert.ok((await logPatchText({ dir })).includes('\nrename from '));
+    // without patch, no patch field
+    for await (const c of wg.log({ dir, depth: 1 })) assert.equal(c.patch, undefined);
+    await assert.rejects(logPatchText({ dir, contextLines: -1 }), (e) => e.code === 'EINVALID');
+    await assert.rejects(logPatchText({ dir, algorithm: 'sideways' }), (e) => e.code === 'EINVALID');
+
+    // a blob-less clone: each commit's blobs in one request, fetched when
+    // the walk reaches it; the same text
+    const fdir = followRepos[fmt];
+    const lazy = path.join(tmp, 'clones', `patch-${fmt}`);
+    await wg.clone({ url: `${server.base}/git/follow-${fmt}.git`, dir: lazy, filter: 'blob:none', noCheckout: true });
+    let requests = 0;
+    let fetches = 0;
+    const count = (r) => { requests++; if (r.method === 'POST') fetches++; };
+    const want = git(['-C', fdir, 'log', '-p', '--format=%H', '-n', '12']);
+    const got = await logPatchText({ dir: lazy, depth: 12, onRequest: count });
+    assert.equal(got, want);
+    const withBlobs = lines(git(['-C', fdir, 'log', '--format=%H', '-n', '12', '--no-merges'])).length;
+    assert.ok(fetches > 0 && fetches <= withBlobs, `${fetches} fetches (${requests} requests) for ${withBlobs} commits`);
+    // fetched once: a second walk asks nothing
+    requests = 0;
+    assert.equal(await logPatchText({ dir: lazy, depth: 12, onRequest: () => { requests++; } }), want);
+    assert.equal(requests, 0);
+    // with lazy fetches off, a commit whose blobs are missing fails cleanly
+    const lazy2 = path.join(tmp, 'clones', `patch-${fmt}-nolazy`);
+    await wg.clone({ url: `${server.base}/git/follow-${fmt}.git`, dir: lazy2, filter: 'blob:none', noCheckout: true });
+    await assert.rejects(logPatchText({ dir: lazy2, depth: 3, lazy: false }), (e) => e.code === 'ENOTFOUND');
+  });
+}

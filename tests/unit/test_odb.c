@@ -280,8 +280,55 @@ static void test_stream(void)
 	wg_odb_free(odb);
 }
 
+static const struct wg_fs_ops *counted_inner;
+static int opendirs;
+
+static void *counted_opendir(const char *path)
+{
+	opendirs++;
+	return counted_inner->opendir(path);
+}
+
+/* A prefix search remembers the fan-out directories it found absent (a
+ * diff asks one abbreviation per blob); a write through the same
+ * backend makes its directory searchable again. */
+static void test_prefix_absent_dirs(void)
+{
+	const struct wg_hash_algo *algo = wg_hash_algo_by_id(WG_HASH_SHA1);
+	const char *dir = wg_test_tmpdir("odb-prefix");
+	const char *hex = "3b18e512dba79e4c8300dd08aeb37f8e728b8dad";  /* "hello world\n" */
+	struct wg_odb *odb = open_odb(algo, dir), *other = open_odb(algo, dir);
+	struct wg_oid found, oid;
+	struct wg_fs_ops counted;
+
+	counted_inner = wg_fs_ops();
+	counted = *counted_inner;
+	counted.opendir = counted_opendir;
+	wg_fs_set_ops(&counted);
+	CHECK_ERR(wg_odb_resolve_prefix(odb, hex, 7, &found), WG_ENOTFOUND);
+	CHECK(opendirs == 1);
+	CHECK_ERR(wg_odb_resolve_prefix(odb, hex, 8, &found), WG_ENOTFOUND);
+	CHECK(opendirs == 1);
+	wg_fs_set_ops(counted_inner);
+	CHECK_ERR(wg_odb_resolve_prefix(other, hex, 7, &found), WG_ENOTFOUND);
+	CHECK_OK(wg_odb_write(odb, WG_OBJ_BLOB, "hello world\n", 12, &oid));
+	CHECK_STR(wg_oid_hex(&oid), hex);
+	CHECK_OK(wg_odb_resolve_prefix(odb, hex, 7, &found));
+	CHECK(wg_oid_equal(&found, &oid));
+	/* reads never depend on it: the other odb reads the new object... */
+	CHECK(wg_odb_exists(other, &oid) == 1);
+	/* ...and a fresh one finds it by prefix */
+	wg_odb_free(other);
+	other = open_odb(algo, dir);
+	CHECK_OK(wg_odb_resolve_prefix(other, hex, 7, &found));
+	CHECK(wg_oid_equal(&found, &oid));
+	wg_odb_free(odb);
+	wg_odb_free(other);
+}
+
 WG_TEST_MAIN("odb",
 	WG_TEST(test_stream),
 	WG_TEST(test_round_trip),
 	WG_TEST(test_corrupt_files),
-	WG_TEST(test_huge_declared_size))
+	WG_TEST(test_huge_declared_size),
+	WG_TEST(test_prefix_absent_dirs))

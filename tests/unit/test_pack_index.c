@@ -875,6 +875,99 @@ static void test_pack_cache(void)
 	wg_buf_release(&tmp);
 }
 
+/* ---- prefix searches (the abbreviations a diff prints) ------------------- */
+
+static int dir_stats;
+static const char *stat_dir;
+
+static int counted_stat(const char *path, struct stat *st)
+{
+	if (stat_dir && !strcmp(path, stat_dir))
+		dir_stats++;
+	return counted_inner->stat(path, st);
+}
+
+static int count_oid(const struct wg_oid *oid, void *payload)
+{
+	(void)oid;
+	(*(int *)payload)++;
+	return 0;
+}
+
+static int prefix_count(struct wg_odb_backend *b, const struct wg_oid *oid, size_t hexlen)
+{
+	int n = 0;
+	CHECK_OK(b->foreach(b, oid ? oid->hash : NULL, oid ? hexlen : 0, count_oid, &n));
+	return n;
+}
+
+/* A prefix search takes the packs the backend knows without looking at
+ * the directory again when they have something with that prefix; when
+ * they have nothing (a pack that appeared since: a fetch) it looks, as a
+ * read does on a miss. A whole listing always looks. */
+static void test_prefix_search(void)
+{
+	const struct wg_hash_algo *algo = wg_hash_algo_by_id(WG_HASH_SHA1);
+	struct wg_odb_backend *b = NULL;
+	struct wg_buf idx = WG_BUF_INIT, from = WG_BUF_INIT, to = WG_BUF_INIT;
+	struct wg_fs_ops counted;
+	struct wg_oid ids[6], none;
+	char src[512], dir[512];
+	const char *name;
+	void *d;
+	int stats;
+
+	snprintf(src, sizeof(src), "%s", wg_test_tmpdir("pack-prefix-src"));
+	snprintf(dir, sizeof(dir), "%s", wg_test_tmpdir("pack-prefix"));
+	write_valid_pack(algo, src, ids, &idx);
+	CHECK_OK(wg_odb_pack_new(&b, dir, algo));
+	if (!b)
+		return;
+	counted_inner = wg_fs_ops();
+	counted = *counted_inner;
+	counted.stat = counted_stat;
+	stat_dir = dir;
+	wg_fs_set_ops(&counted);
+
+	CHECK(prefix_count(b, &ids[0], 8) == 0);
+	/* the pack appears (moved in, as a fetch installs one) */
+	CHECK((d = wg_fs_opendir(src)) != NULL);
+	while (d && (name = wg_fs_readdir(d))) {
+		if (strncmp(name, "pack-", 5))
+			continue;
+		wg_buf_reset(&from);
+		wg_buf_reset(&to);
+		wg_buf_printf(&from, "%s/%s", src, name);
+		wg_buf_printf(&to, "%s/%s", dir, name);
+		CHECK(rename(wg_buf_cstr(&from), wg_buf_cstr(&to)) == 0);
+	}
+	if (d)
+		wg_fs_closedir(d);
+	CHECK(prefix_count(b, &ids[0], 8) == 1);
+	stats = dir_stats;
+	for (int i = 0; i < 6; i++)
+		CHECK(prefix_count(b, &ids[i], 40) == 1);
+	CHECK(dir_stats == stats);
+	/* nothing known has this prefix: the directory is looked at */
+	none = ids[0];
+	none.hash[0] ^= 0xff;
+	none.hash[1] ^= 0xff;
+	for (int i = 0; i < 6; i++)
+		if (ids[i].hash[0] == none.hash[0] && ids[i].hash[1] == none.hash[1])
+			none.hash[1] ^= 0x0f;
+	CHECK(prefix_count(b, &none, 4) == 0);
+	CHECK(dir_stats == stats + 1);
+	CHECK(prefix_count(b, NULL, 0) == 6);
+	CHECK(dir_stats == stats + 2);
+
+	wg_fs_set_ops(counted_inner);
+	stat_dir = NULL;
+	b->free(b);
+	wg_buf_release(&idx);
+	wg_buf_release(&from);
+	wg_buf_release(&to);
+}
+
 WG_TEST_MAIN("pack_index",
 	WG_TEST(test_valid_pack_all_splits),
 	WG_TEST(test_indexer_find),
@@ -884,4 +977,5 @@ WG_TEST_MAIN("pack_index",
 	WG_TEST(test_fsck_rejects_bad_tree),
 	WG_TEST(test_fix_thin),
 	WG_TEST(test_idx_v1_and_prefix),
-	WG_TEST(test_pack_cache))
+	WG_TEST(test_pack_cache),
+	WG_TEST(test_prefix_search))
