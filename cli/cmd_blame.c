@@ -23,6 +23,7 @@
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/quote.h"
+#include "worktree/worktree_blame.h"
 
 static const char usage[] = "webgit blame [-l] [-s] [-e] [-t] [-f] [-n] [-w] [-M[<n>]] "
 			    "[-C[<n>]] [--root] "
@@ -317,25 +318,17 @@ static void emit_default(struct wg_buf *out, struct wg_repo *repo, const struct 
 	}
 }
 
-/* Without a revision: HEAD, when the working tree file is the same. */
-static int check_worktree(struct wg_repo *repo, const struct wg_blame *b, const char *path)
+/* Blame the file: at the commit a revision names, or (none given) the
+ * working tree's version, as git blame <path> does (worktree_blame.h). */
+static int run_blame(struct wg_blame *out, struct wg_repo *repo, const char *rev,
+		     const struct wg_oid *commit, const char *path,
+		     const struct wg_blame_options *opts)
 {
-	struct wg_buf full = WG_BUF_INIT, text = WG_BUF_INIT;
-	int rc = 0;
+	bool from_worktree;
 
-	if (wg_repo_is_bare(repo) || wg_fs_join(&full, wg_repo_workdir(repo), path))
-		goto out;
-	if (wg_fs_read_file(&text, wg_buf_cstr(&full))) {
-		wg_error_clear();
-		goto out;   /* deleted in the working tree: git blames HEAD's too */
-	}
-	if (text.len != b->size || (text.len && memcmp(text.data, b->text, text.len)))
-		rc = cli_fatal("webgit blame: %s has changes not committed yet; name a revision "
-			       "(blaming uncommitted lines is not supported)", path);
-out:
-	wg_buf_release(&full);
-	wg_buf_release(&text);
-	return rc;
+	if (rev)
+		return wg_blame_run(out, repo, commit, path, opts);
+	return wg_worktree_blame(out, repo, path, opts, &from_worktree);
 }
 
 /* prefix + file as a path from the top of the working tree: "." and
@@ -517,14 +510,13 @@ int cmd_blame(int argc, char **argv)
 			rc = cli_fatal_core();
 		goto out;
 	}
-	if (wg_revparse(&oid, repo, rev ? rev : "HEAD")) {
-		rc = rev ? cli_fatal("ambiguous argument '%s': unknown revision or path not in the "
-				     "working tree.", rev)
-			 : cli_fatal("no such ref: HEAD");
+	if (rev && wg_revparse(&oid, repo, rev)) {
+		rc = cli_fatal("ambiguous argument '%s': unknown revision or path not in the "
+			       "working tree.", rev);
 		goto out;
 	}
-	if (wg_object_peel(&commit, repo, &oid, WG_OBJ_COMMIT)) {
-		rc = cli_fatal("'%s' is not a commit", rev ? rev : "HEAD");
+	if (rev && wg_object_peel(&commit, repo, &oid, WG_OBJ_COMMIT)) {
+		rc = cli_fatal("'%s' is not a commit", rev);
 		goto out;
 	}
 	/* -L needs the line count: blame the whole file once to learn it
@@ -535,7 +527,7 @@ int cmd_blame(int argc, char **argv)
 		/* an empty range list blames everything; ask for line 1 only to
 		 * keep this cheap */
 		if (wg_blame_ranges_add(&none, 0, 0) ||
-		    wg_blame_run(&probe, repo, &commit, wg_buf_cstr(&path), &none)) {
+		    run_blame(&probe, repo, rev, &commit, wg_buf_cstr(&path), &none)) {
 			wg_blame_options_release(&none);
 			wg_blame_release(&probe);
 			rc = no_such_path(wg_buf_cstr(&path), rev);
@@ -568,12 +560,10 @@ int cmd_blame(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (wg_blame_run(&b, repo, &commit, wg_buf_cstr(&path), &bo)) {
+	if (run_blame(&b, repo, rev, &commit, wg_buf_cstr(&path), &bo)) {
 		rc = no_such_path(wg_buf_cstr(&path), rev);
 		goto out;
 	}
-	if (!rev && (rc = check_worktree(repo, &b, wg_buf_cstr(&path))))
-		goto out;
 	if (!(starts = calloc(b.nlines ? (size_t)b.nlines : 1, sizeof(*starts))) ||
 	    !(shown = calloc(b.ncommits ? b.ncommits : 1, sizeof(*shown)))) {
 		rc = cli_fatal("out of memory");

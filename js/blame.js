@@ -8,7 +8,7 @@
 // reads them.
 
 import {
-  M, withStrings, takeObject, lastError, records,
+  M, withStrings, takeObject, lastError, records, makeError,
 } from './runtime.js';
 import { withRepo, lazily, fetchPromised, missingIds } from './repo.js';
 
@@ -32,9 +32,16 @@ const ident = (name, email, timestamp, timezone) => ({
   * versions are fetched first, in one request per rename along the way
   * (the remote options as for readFile; lazy: false fetches nothing); the
   * other files -M/-C read are fetched as they are met.
+  *
+  * worktree: true blames the working tree's version instead (git blame
+  * <path> with no revision: what an editor has on disk, saved edits
+  * included, with the check-in conversion applied); its lines not
+  * committed yet come out with commit '0000000…' (all zeros), author
+  * and committer "Not Committed Yet" now, and HEAD as previous. Not with
+  * ref.
   */
 export async function blame({
-  dir, ref = 'HEAD', path, moves = false, copies = 0, copyScore = 0, ...remote
+  dir, ref, path, worktree = false, moves = false, copies = 0, copyScore = 0, ...remote
 } = {}) {
   const score = (v, what) => {
     if (!Number.isInteger(v) || v < 0 || v > 0x7fffffff) {
@@ -45,10 +52,17 @@ export async function blame({
   if (typeof moves !== 'boolean') score(moves, 'moves');
   if (![0, 1, 2, 3].includes(copies)) throw new TypeError('blame: copies must be 0, 1, 2 or 3');
   score(copyScore, 'copyScore');
+  if (worktree && ref !== undefined) throw makeError('EINVALID', 'blame: worktree blames the working tree\'s version: give no ref');
+  const rev = worktree ? null : String(ref ?? 'HEAD');
   return withRepo(dir, {}, async (repo, state) => {
-    await fetchMissing(repo, state, String(ref), String(path), remote);
+    try {
+      await fetchMissing(repo, state, rev ?? 'HEAD', String(path), remote);
+    } catch (e) {
+      // a file new in the index has no history in HEAD to fetch
+      if (!worktree || e.code !== 'ENOTFOUND') throw e;
+    }
     const obj = await lazily(repo, state, remote, () => {
-      const o = withStrings([ref, String(path)], (r, p) => M._wgjs_blame(repo, r, p,
+      const o = withStrings([rev, String(path)], (r, p) => M._wgjs_blame(repo, r, p,
         moves === false ? 0 : 1, typeof moves === 'number' ? moves : 0, copies, copyScore));
       if (!o) throw lastError();
       return o;

@@ -442,6 +442,8 @@ export interface BlameEntry {
 export interface BlameOptions extends ReadOptions {
   ref?: string;
   path: string;
+  /** `git blame <path>` with no revision: the working tree's version (saved edits included); its uncommitted lines have commit "000…0", author and committer "Not Committed Yet" at the time of the call. Not with ref. */
+  worktree?: boolean;
   /** git blame -M: lines moved or copied within the file; a number is the -M score (default 20) */
   moves?: boolean | number;
   /** git blame -C given 1, 2 or 3 times: lines from files the commit changed, also from any file of the parent when the file is new, from any file always; implies moves */

@@ -10,6 +10,7 @@
 #include "repo/revparse.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "worktree/worktree_blame.h"
 
 /* The blobs a blame of `path` at `spec` will read that a partial clone
  * lacks, as far as trees show them now (history/blame_missing.h): a
@@ -45,7 +46,9 @@ static const char *bare_mail(struct wg_buf *out, const char *mail)
 	return wg_buf_cstr(out);
 }
 
-/* Blame `path` at `spec` (a revision, peeled to a commit), with -M
+/* Blame `path` at `spec` (a revision, peeled to a commit; NULL: the
+ * working tree's version, as git blame <path>, its uncommitted lines
+ * those of the commit whose id is all zeros), with -M
  * (moves: 0 off, else on; move_score 0: git's default) and -C given
  * `copies` times (copy_score 0: git's default): a listing with one record
  * of 17 fields per group of lines, in line order: commit id, first line
@@ -72,10 +75,16 @@ API struct wgjs_object *wgjs_blame(struct wg_repo *repo, const char *spec, const
 	opts.move_score = (unsigned)move_score;
 	opts.copies = (unsigned)copies;
 	opts.copy_score = (unsigned)copy_score;
-	if (wg_revparse(&oid, repo, spec) || wg_object_peel(&commit, repo, &oid, WG_OBJ_COMMIT))
+	if (spec && (wg_revparse(&oid, repo, spec) ||
+		     wg_object_peel(&commit, repo, &oid, WG_OBJ_COMMIT)))
 		return NULL;
-	if ((err = wg_blame_run(&b, repo, &commit, path, &opts)) ||
-	    !(out = wgjs_object_alloc(WG_OBJ_NONE)))
+	if (spec) {
+		err = wg_blame_run(&b, repo, &commit, path, &opts);
+	} else {
+		bool from_worktree;
+		err = wg_worktree_blame(&b, repo, path, &opts, &from_worktree);
+	}
+	if (err || !(out = wgjs_object_alloc(WG_OBJ_NONE)))
 		goto out;
 	for (size_t i = 0; i < b.nentries && !err; i++) {
 		const struct wg_blame_entry *e = &b.entries[i];

@@ -69,6 +69,9 @@ struct walk {
 	struct wg_commit_queue queue;
 	struct entry *done;         /* lines that found their origin */
 	struct wg_buf scratch;
+	/* blaming the working tree's version: its commit (id all zeros) */
+	const struct wg_blame_worktree *worktree;
+	const char *worktree_path;
 };
 
 static int read_shallow(struct walk *w)
@@ -1113,6 +1116,32 @@ static int summary_set(char **out, const struct wg_commit *c)
 	return 0;
 }
 
+/* git's fake working tree commit: "Not Committed Yet" as author and
+ * committer, now, and "Version of <path> from <path>" as its subject. */
+static int worktree_info(struct walk *w, struct wg_blame_commit *out)
+{
+	const struct wg_blame_worktree *wt = w->worktree;
+	struct wg_buf summary = WG_BUF_INIT;
+	struct wg_blame_person *p[2] = { &out->author, &out->committer };
+	int err;
+
+	for (size_t i = 0; i < 2; i++) {
+		p[i]->name = wg_strdup("Not Committed Yet");
+		p[i]->mail = wg_strdup("<not.committed.yet>");
+		p[i]->tz = wg_strdup(wt->tz);
+		p[i]->time = wt->time;
+		if (!p[i]->name || !p[i]->mail || !p[i]->tz)
+			return wg_error_set(WG_ENOMEM, "out of memory");
+	}
+	if ((err = wg_buf_printf(&summary, "Version of %s from %s", w->worktree_path,
+				 w->worktree_path))) {
+		wg_buf_release(&summary);
+		return err;
+	}
+	out->summary = (char *)wg_buf_detach(&summary, NULL);
+	return out->summary ? 0 : wg_error_set(WG_ENOMEM, "out of memory");
+}
+
 static int commit_info(struct walk *w, struct wg_blame_commit *out, const struct commit *c)
 {
 	struct wg_commit parsed;
@@ -1122,6 +1151,8 @@ static int commit_info(struct walk *w, struct wg_blame_commit *out, const struct
 	out->oid = c->oid;
 	out->boundary = c->boundary;
 	out->several_paths = c->nguilty > 1;
+	if (w->worktree && wg_oid_is_null(&c->oid))
+		return worktree_info(w, out);
 	if ((err = wg_commit_read(w->odb, &c->oid, &parsed, &w->scratch, &found)))
 		goto out;
 	if (!found) {
@@ -1269,22 +1300,89 @@ static int initial_entry(struct walk *w, size_t origin, long lno, long num)
 	return queue_blames(w, origin, n);
 }
 
+/* Blame the file `path` whose version at commit `start` is `text` (blob
+ * id `blob`), taking `text` over. */
+static int blame_from(struct walk *w, struct wg_blame *out, size_t start, const char *path,
+		      const struct wg_oid *blob, unsigned mode, struct wg_buf *text)
+{
+	size_t origin, i;
+	int err;
+
+	out->size = text->len;
+	out->nlines = count_lines((const char *)text->data, text->len);
+	if (!(out->text = (char *)wg_buf_detach(text, NULL)) && !(out->text = wg_strdup("")))
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	if ((err = ranges_check(w->opts, out->nlines)) ||
+	    (err = origin_get(w, start, path, blob, mode, &origin)) ||
+	    (err = line_starts_fill(w, out)))
+		return err;
+	w->move_score = w->opts->move_score ? w->opts->move_score : WG_BLAME_DEFAULT_MOVE_SCORE;
+	w->copy_score = w->opts->copy_score ? w->opts->copy_score : WG_BLAME_DEFAULT_COPY_SCORE;
+	if (w->opts->nranges) {
+		for (i = 0; i < w->opts->nranges && !err; i++)
+			err = initial_entry(w, origin, w->opts->ranges[2 * i],
+					    w->opts->ranges[2 * i + 1] - w->opts->ranges[2 * i]);
+	} else {
+		err = initial_entry(w, origin, 0, out->nlines);
+	}
+	while (!err && w->queue.nr) {
+		struct wg_commit_qent e = wg_commit_queue_pop(&w->queue);
+		struct commit *c = &w->commits[e.tag];
+		c->queued = false;
+		/* origins may be added to the commit while its lines move on */
+		for (i = 0; i < w->commits[e.tag].norigins && !err; i++) {
+			size_t o = w->commits[e.tag].origins[i];
+			if (w->origins[o].suspects && !(err = pass_blame(w, o)))
+				keep(w, o);
+		}
+	}
+	return err ? err : collect(w, out);
+}
+
+static void walk_init(struct walk *w, struct wg_repo *repo, const struct wg_blame_options *opts)
+{
+	static const struct wg_blame_options no_opts = { 0 };
+
+	memset(w, 0, sizeof(*w));
+	w->repo = repo;
+	w->odb = wg_repo_odb(repo);
+	w->opts = opts ? opts : &no_opts;
+}
+
+static void walk_release(struct walk *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->norigins; i++) {
+		wg_free(w->origins[i].path);
+		entries_free(w->origins[i].suspects);
+	}
+	entries_free(w->done);
+	wg_free(w->line_starts);
+	for (i = 0; i < w->ncommits; i++) {
+		wg_free(w->commits[i].parents);
+		wg_free(w->commits[i].origins);
+	}
+	wg_free(w->origins);
+	wg_free(w->commits);
+	wg_oidmap_release(&w->index);
+	wg_oidmap_release(&w->shallow);
+	wg_commit_queue_release(&w->queue);
+	wg_buf_release(&w->scratch);
+}
+
 int wg_blame_run(struct wg_blame *out, struct wg_repo *repo, const struct wg_oid *commit,
 		 const char *path, const struct wg_blame_options *opts)
 {
-	static const struct wg_blame_options no_opts = { 0 };
 	struct walk w;
 	struct wg_buf text = { 0 };
 	struct wg_oid blob;
 	unsigned mode;
-	size_t start, origin, i;
+	size_t start;
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	memset(&w, 0, sizeof(w));
-	w.repo = repo;
-	w.odb = wg_repo_odb(repo);
-	w.opts = opts ? opts : &no_opts;
+	walk_init(&w, repo, opts);
 	if ((err = read_shallow(&w)) || (err = commit_at(&w, commit, &start)) ||
 	    (err = commit_load(&w, start)))
 		goto out;
@@ -1299,59 +1397,48 @@ int wg_blame_run(struct wg_blame *out, struct wg_repo *repo, const struct wg_oid
 		err = wg_error_set(WG_ENOTFOUND, "no such path %s in %s", path, wg_oid_hex(commit));
 		goto out;
 	}
-	if (err || (err = read_blob(&w, &blob, &text)))
+	if (!err && !(err = read_blob(&w, &blob, &text)))
+		err = blame_from(&w, out, start, path, &blob, mode, &text);
+out:
+	walk_release(&w);
+	wg_buf_release(&text);
+	return err;
+}
+
+int wg_blame_run_worktree(struct wg_blame *out, struct wg_repo *repo,
+			  const struct wg_blame_worktree *wt, const char *path,
+			  const struct wg_blame_options *opts)
+{
+	struct walk w;
+	struct wg_buf text = { 0 };
+	struct wg_oid zero;
+	struct commit *c;
+	size_t start;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	walk_init(&w, repo, opts);
+	w.worktree = wt;
+	w.worktree_path = path;
+	wg_oid_null(&zero, wg_repo_algo(repo));
+	if ((err = read_blob(&w, &wt->blob, &text)) || (err = read_shallow(&w)) ||
+	    (err = commit_at(&w, &zero, &start)))
 		goto out;
-	out->size = text.len;
-	out->nlines = count_lines((const char *)text.data, text.len);
-	if (!(out->text = (char *)wg_buf_detach(&text, NULL))) {
-		if (!(out->text = wg_strdup(""))) {
+	c = &w.commits[start];
+	c->loaded = true;
+	c->tree = wt->tree;
+	c->date = wt->time;
+	if (wt->nparents) {
+		if (!(c->parents = wg_malloc(wt->nparents * sizeof(*c->parents)))) {
 			err = wg_error_set(WG_ENOMEM, "out of memory");
 			goto out;
 		}
+		memcpy(c->parents, wt->parents, wt->nparents * sizeof(*c->parents));
+		c->nparents = wt->nparents;
 	}
-	if ((err = ranges_check(w.opts, out->nlines)) ||
-	    (err = origin_get(&w, start, path, &blob, mode, &origin)) ||
-	    (err = line_starts_fill(&w, out)))
-		goto out;
-	w.move_score = w.opts->move_score ? w.opts->move_score : WG_BLAME_DEFAULT_MOVE_SCORE;
-	w.copy_score = w.opts->copy_score ? w.opts->copy_score : WG_BLAME_DEFAULT_COPY_SCORE;
-	if (w.opts->nranges) {
-		for (i = 0; i < w.opts->nranges && !err; i++)
-			err = initial_entry(&w, origin, w.opts->ranges[2 * i],
-					    w.opts->ranges[2 * i + 1] - w.opts->ranges[2 * i]);
-	} else {
-		err = initial_entry(&w, origin, 0, out->nlines);
-	}
-	while (!err && w.queue.nr) {
-		struct wg_commit_qent e = wg_commit_queue_pop(&w.queue);
-		struct commit *c = &w.commits[e.tag];
-		c->queued = false;
-		/* origins may be added to the commit while its lines move on */
-		for (i = 0; i < w.commits[e.tag].norigins && !err; i++) {
-			size_t o = w.commits[e.tag].origins[i];
-			if (w.origins[o].suspects && !(err = pass_blame(&w, o)))
-				keep(&w, o);
-		}
-	}
-	if (!err)
-		err = collect(&w, out);
+	err = blame_from(&w, out, start, path, &wt->blob, wt->mode, &text);
 out:
-	for (i = 0; i < w.norigins; i++) {
-		wg_free(w.origins[i].path);
-		entries_free(w.origins[i].suspects);
-	}
-	entries_free(w.done);
-	wg_free(w.line_starts);
-	for (i = 0; i < w.ncommits; i++) {
-		wg_free(w.commits[i].parents);
-		wg_free(w.commits[i].origins);
-	}
-	wg_free(w.origins);
-	wg_free(w.commits);
-	wg_oidmap_release(&w.index);
-	wg_oidmap_release(&w.shallow);
-	wg_commit_queue_release(&w.queue);
-	wg_buf_release(&w.scratch);
+	walk_release(&w);
 	wg_buf_release(&text);
 	return err;
 }

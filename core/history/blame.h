@@ -113,6 +113,33 @@ void wg_blame_options_release(struct wg_blame_options *opts);
  * of the file. `out` is initialised here; release it in any case. */
 int wg_blame_run(struct wg_blame *out, struct wg_repo *repo, const struct wg_oid *commit,
 		 const char *path, const struct wg_blame_options *opts);
+
+/* The working tree's version of a file, blamed as `git blame <path>` (no
+ * revision) does it: a commit of its own whose id is all zeros, "Not
+ * Committed Yet" as author and committer at `time` in zone `tz`,
+ * "Version of <path> from <path>" as its subject; its parents are HEAD
+ * and the commits being merged (MERGE_HEAD); its tree is the index with
+ * the file's working tree version in it (git diffs the parents with the
+ * index there: renames and -C copies are found against it), and the
+ * file in it is `blob` with `mode`. Both must be readable through the
+ * repository's odb (written nowhere: odb/memory_backend.h); the
+ * worktree layer makes them (worktree/worktree_blame.h). The lines a
+ * parent has come out as blamed from `parents` on; the others are that
+ * commit's. */
+struct wg_blame_worktree {
+	const struct wg_oid *parents;
+	size_t nparents;
+	struct wg_oid tree, blob;
+	unsigned mode;
+	uint64_t time;
+	const char *tz;
+};
+
+/* Blame the working tree's version of `path` (wg_blame_worktree), with
+ * opts as wg_blame_run takes them. */
+int wg_blame_run_worktree(struct wg_blame *out, struct wg_repo *repo,
+			  const struct wg_blame_worktree *wt, const char *path,
+			  const struct wg_blame_options *opts);
 void wg_blame_release(struct wg_blame *b);
 
 #endif

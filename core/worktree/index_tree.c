@@ -5,6 +5,7 @@
 
 #include "index/cache_tree.h"
 #include "index/resolve_undo.h"
+#include "odb/memory_backend.h"
 #include "object/path.h"
 #include "object/tree.h"
 #include "util/alloc.h"
@@ -185,6 +186,7 @@ int wg_index_read_tree(struct wg_index *ix, struct wg_odb *odb, const struct wg_
 struct writer {
 	struct wg_odb *odb;
 	struct wg_index *ix;
+	struct wg_memory_backend *pretend;   /* trees go here, not to the disk */
 };
 
 /* The end of the entries from i below dir (a directory's path with its
@@ -288,7 +290,9 @@ static int update_one(struct writer *w, struct wg_cache_tree *it, size_t start, 
 		    (err = wg_buf_add(&buf, oid->hash, w->ix->algo->rawsz)))
 			goto done;
 	}
-	if ((err = wg_odb_write(w->odb, WG_OBJ_TREE, buf.data, buf.len, &it->oid)))
+	if ((err = w->pretend
+		   ? wg_memory_backend_add(w->pretend, WG_OBJ_TREE, buf.data, buf.len, &it->oid)
+		   : wg_odb_write(w->odb, WG_OBJ_TREE, buf.data, buf.len, &it->oid)))
 		goto done;
 	it->entry_count = to_invalidate ? -1 : (int)(end - start);
 done:
@@ -296,9 +300,10 @@ done:
 	return err;
 }
 
-int wg_index_write_tree(struct wg_oid *out, struct wg_index *ix, struct wg_odb *odb)
+static int write_tree(struct wg_oid *out, struct wg_index *ix, struct wg_odb *odb,
+		      struct wg_memory_backend *pretend)
 {
-	struct writer w = { odb, ix };
+	struct writer w = { odb, ix, pretend };
 	int err;
 
 	for (size_t i = 0; i < ix->nr; i++)
@@ -319,4 +324,15 @@ int wg_index_write_tree(struct wg_oid *out, struct wg_index *ix, struct wg_odb *
 	if (!(err = update_one(&w, ix->cache_tree, 0, ix->nr, "", 0)))
 		*out = ix->cache_tree->oid;
 	return err;
+}
+
+int wg_index_write_tree(struct wg_oid *out, struct wg_index *ix, struct wg_odb *odb)
+{
+	return write_tree(out, ix, odb, NULL);
+}
+
+int wg_index_pretend_tree(struct wg_oid *out, struct wg_index *ix, struct wg_odb *odb,
+			  struct wg_memory_backend *pretend)
+{
+	return write_tree(out, ix, odb, pretend);
 }

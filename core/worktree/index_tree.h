@@ -22,5 +22,12 @@
 
 int wg_index_read_tree(struct wg_index *ix, struct wg_odb *odb, const struct wg_oid *tree);
 int wg_index_write_tree(struct wg_oid *out, struct wg_index *ix, struct wg_odb *odb);
+/* The same, with the trees it writes added to `pretend` (a memory backend
+ * attached to odb, odb/memory_backend.h) instead of the repository: the
+ * tree a state of the index would have (the working tree's version of a
+ * file staged in a copy of the index, for a blame), written nowhere. */
+struct wg_memory_backend;
+int wg_index_pretend_tree(struct wg_oid *out, struct wg_index *ix, struct wg_odb *odb,
+			  struct wg_memory_backend *pretend);
 
 #endif

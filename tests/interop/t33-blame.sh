@@ -8,8 +8,10 @@
 # different names (one not ASCII), dates and zones, and committer dates
 # that go back in time now and then. For every file at the tip and at a
 # few older commits: --porcelain, --line-porcelain, the default format,
-# -L ranges, -s -l -e -t, -f -n, --root and --abbrev; then a shallow
-# clone, whose cut-off commit is a boundary. Then a history crafted for
+# -L ranges, -s -l -e -t, -f -n, --root and --abbrev; the working tree's
+# version (no revision: edits, a file new in the index, a rename in the
+# working tree, CRLF under core.autocrlf, a conflicted merge, -M and -C);
+# then a shallow clone, whose cut-off commit is a boundary. Then a history crafted for
 # -M and -C (see gen-moves.py below): every file at the tip with -M, -C,
 # -C -C, -C -C -C, the thresholds and -w. Both object formats.
 
@@ -478,6 +480,57 @@ for FMT in sha1 sha256; do
 	same -w "$w"
 	same --porcelain "$w"
 	"$GIT" reset -q --hard HEAD~ || exit 1
+	# the working tree's version (no revision): uncommitted lines are
+	# "Not Committed Yet" at the time of the run, whose seconds differ
+	# between the two runs: masked, as the dates of 0000000 lines
+	wtmask() {
+		sed -E -e 's/^(author|committer)-time [0-9]+$/\1-time NOW/' \
+			-e '/^\^?0{7}/ s/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} [-+][0-9]{4}/NOW/'
+	}
+	same_wt() {
+		check_same "$FMT: working tree: blame $*" \
+			"\"\$GIT\" blame $* >\"\$T/wt.out\" && wtmask <\"\$T/wt.out\"" \
+			"\"\$W\" blame $* >\"\$T/wt.out\" && wtmask <\"\$T/wt.out\""
+	}
+	mapfile -t WT < <(printf '%s\n' "${FILES[@]}" | grep -v empty.txt | head -n 6)
+	check "$FMT: working tree: six files to change (${#WT[@]})" test "${#WT[@]}" -eq 6
+	# edits: a line changed, lines added at the end, the first line gone
+	for f in "${WT[@]}"; do
+		sed -i -e '3s/$/ (edited)/' -e '1d' "$f"
+		printf 'new line one\nnew line two\n' >>"$f"
+	done
+	# lines copied from one changed file into another (-C finds them),
+	# a new file staged then edited, a renamed and edited file, CRLF
+	# that core.autocrlf turns back into the committed LF
+	head -n 12 "${WT[1]}" >>"${WT[0]}"
+	printf 'staged\nthen edited\n' >"$T/new.c" && cp "$T/new.c" new-file.c && "$GIT" add new-file.c
+	printf 'and more\n' >>new-file.c
+	"$GIT" mv "${WT[2]}" renamed-in-worktree.c && printf 'after the move\n' >>renamed-in-worktree.c
+	"$GIT" config core.autocrlf true
+	sed -i 's/$/\r/' "${WT[3]}"
+	for f in "${WT[0]}" "${WT[1]}" "${WT[3]}" "${WT[4]}" new-file.c renamed-in-worktree.c; do
+		same_wt --porcelain "$f"
+		same_wt "$f"
+		same_wt -M -- "$f"
+		same_wt -C --line-porcelain "$f"
+		same_wt -C -C -s "$f"
+		same_wt -L 2,5 -n "$f"
+	done
+	check_fail "$FMT: working tree: blame of a file deleted there" sh -c "rm -f '${WT[5]}' && '$W' blame '${WT[5]}'"
+	check_fail "$FMT: working tree: blame of an untracked file" sh -c "echo x >untracked.c && '$W' blame untracked.c"
+	# a merge stopped by a conflict: HEAD and MERGE_HEAD are the parents
+	"$GIT" config --unset core.autocrlf
+	"$GIT" reset -q --hard && rm -f untracked.c new-file.c
+	cf=${WT[0]}
+	"$GIT" checkout -q -b wt-side HEAD~3 &&
+		sed -i '2s/$/ side/' "$cf" && "$GIT" commit -qam side &&
+		"$GIT" checkout -q main && sed -i '2s/$/ main/' "$cf" && "$GIT" commit -qam main
+	"$GIT" merge -q wt-side >/dev/null 2>&1
+	check "$FMT: working tree: a conflicted merge to blame" test -f .git/MERGE_HEAD
+	same_wt --porcelain "$cf"
+	same_wt -M "$cf"
+	"$GIT" merge --abort
+	"$GIT" reset -q --hard HEAD~ && "$GIT" branch -q -D wt-side
 	# a shallow clone: the cut-off commit is a boundary
 	S=$T/$FMT-shallow
 	check "$FMT: shallow clone" "$GIT" clone -q --depth 4 "file://$R" "$S"

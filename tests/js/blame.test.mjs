@@ -152,3 +152,56 @@ test('blame refuses a missing path and a bad revision', async () => {
   await assert.rejects(wg.blame({ dir, path: 'src' }));
   await assert.rejects(wg.blame({ dir, ref: 'nosuchrev', path: 'b.c' }));
 });
+
+// The working tree's version (git blame <path>, no revision): edits not
+// committed yet, a file new in the index, a file renamed in the working
+// tree, lines copied from another changed file (-C). The uncommitted
+// lines' times are "now", taken by each tool in its own second: compared
+// with the clock instead.
+for (const format of ['sha1', 'sha256']) {
+  test(`blame of the working tree matches git blame <path> (${format})`, async () => {
+    const dir = path.join(tmp, `wt-${format}`);
+    makeMoves(dir, format);
+    const put = (f, text) => fs.writeFileSync(path.join(dir, f), text);
+    const read = (f) => fs.readFileSync(path.join(dir, f), 'utf8');
+    put('a.c', read('a.c').replace('int x;\n', 'int y; /* edited */\n') + 'appended\n');
+    put('b.c', read('b.c').split('\n').slice(2).join('\n') + read('a.c').split('\n').slice(0, 8).join('\n') + '\n');
+    put('new.c', 'staged\n');
+    git(['-C', dir, 'add', 'new.c']);
+    put('new.c', 'staged\nthen edited\n');
+    git(['-C', dir, 'mv', 'c.c', 'moved.c']);
+    put('moved.c', `${read('moved.c')}after the move\n`);
+    const zero = '0'.repeat(format === 'sha1' ? 40 : 64);
+    const now = Math.floor(Date.now() / 1000);
+    let uncommitted = 0;
+    for (const file of ['a.c', 'b.c', 'new.c', 'moved.c']) {
+      for (const [opts, args] of [[{}, []], [{ moves: true }, ['-M']], [{ copies: 1 }, ['-C']], [{ copies: 2 }, ['-C', '-C']]]) {
+        const want = parseBlamePorcelain(git(['-C', dir, 'blame', '--porcelain', ...args, '--', file]));
+        const ours = await wg.blame({ dir, path: file, worktree: true, ...opts });
+        for (const [w, o] of want.map((g, i) => [g, ours[i]])) {
+          if (w.commit !== zero || !o) continue;
+          uncommitted++;
+          assert.equal(o.author.name, 'Not Committed Yet');
+          assert.equal(o.summary, `Version of ${file} from ${file}`);
+          for (const who of ['author', 'committer']) {
+            assert.ok(Math.abs(o[who].timestamp - now) < 120, `${who} time is now`);
+            w[who].timestamp = o[who].timestamp;
+          }
+        }
+        assert.deepEqual(ours, want, `${file} ${args.join(' ')}`);
+      }
+    }
+    assert.ok(uncommitted > 8, `${uncommitted} groups of uncommitted lines`);
+    const moved = await wg.blame({ dir, path: 'moved.c', worktree: true });
+    assert.ok(moved.some((g) => g.origPath === 'c.c'), 'a rename in the working tree is followed');
+    assert.ok((await wg.blame({ dir, path: 'b.c', worktree: true, copies: 1 })).some((g) => g.origPath === 'a.c'),
+      'lines copied from another changed file are found');
+    // a ref and worktree together, a file gone from the working tree, an
+    // untracked file
+    await assert.rejects(wg.blame({ dir, path: 'a.c', worktree: true, ref: 'HEAD' }), (e) => e.code === 'EINVALID');
+    fs.rmSync(path.join(dir, 'a.c'));
+    await assert.rejects(wg.blame({ dir, path: 'a.c', worktree: true }), (e) => e.code === 'ENOTFOUND' && /lstat/.test(e.message));
+    put('untracked.c', 'x\n');
+    await assert.rejects(wg.blame({ dir, path: 'untracked.c', worktree: true }), /no such path 'untracked.c' in HEAD/);
+  });
+}
