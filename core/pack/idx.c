@@ -1,5 +1,8 @@
 #include "pack/idx.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "pack/pack_format.h"
@@ -13,6 +16,7 @@ struct wg_pack_idx {
 	const struct wg_hash_algo *algo;
 	unsigned char *data;
 	size_t len;
+	bool mapped;                 /* data is the file mapped (wg_fs_load_fd) */
 	unsigned version;
 	uint32_t count;
 	uint32_t nlarge;             /* entries in the 64-bit offset table */
@@ -116,26 +120,23 @@ int wg_pack_idx_parse(struct wg_pack_idx **out, const unsigned char *data, size_
 
 int wg_pack_idx_open(struct wg_pack_idx **out, const char *path, const struct wg_hash_algo *algo)
 {
-	struct wg_buf buf = WG_BUF_INIT;
-	struct wg_pack_idx *idx;
-	int err;
-	if ((err = wg_fs_read_file(&buf, path))) {
-		wg_buf_release(&buf);
-		return err;
-	}
-	idx = wg_calloc(1, sizeof(*idx));
+	struct wg_pack_idx *idx = wg_calloc(1, sizeof(*idx));
+	int fd, err;
+
 	if (!idx || !(idx->name = wg_strdup(path))) {
 		wg_free(idx);
-		wg_buf_release(&buf);
 		return wg_error_set(WG_ENOMEM, "out of memory reading a pack index");
 	}
-	idx->data = wg_buf_detach(&buf, &idx->len);
 	idx->algo = algo;
-	if (!idx->data) {
+	if ((fd = wg_fs_open(path, O_RDONLY, 0)) < 0) {
+		err = wg_error_set(errno == ENOENT || errno == ENOTDIR ? WG_ENOTFOUND : WG_EIO,
+				   "cannot open '%s': %s", path, strerror(errno));
 		wg_pack_idx_free(idx);
-		return wg_error_set(WG_ENOMEM, "out of memory reading a pack index");
+		return err;
 	}
-	if ((err = layout(idx))) {
+	err = wg_fs_load_fd(fd, path, &idx->data, &idx->len, &idx->mapped);
+	wg_fs_close(fd);
+	if (err || (err = layout(idx))) {
 		wg_pack_idx_free(idx);
 		return err;
 	}
@@ -147,7 +148,7 @@ void wg_pack_idx_free(struct wg_pack_idx *idx)
 {
 	if (!idx)
 		return;
-	wg_free(idx->data);
+	wg_fs_release_bytes(idx->data, idx->len, idx->mapped);
 	wg_free(idx->name);
 	wg_free(idx);
 }

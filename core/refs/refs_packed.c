@@ -251,7 +251,6 @@ int wg_packed_parse(struct wg_packed **out, const char *data, size_t len,
 int wg_packed_load(struct wg_packed **out, const char *path, const struct wg_hash_algo *algo)
 {
 	struct wg_packed *p = wg_calloc(1, sizeof(*p));
-	struct stat st;
 	int fd, err = 0;
 
 	if (!p)
@@ -266,40 +265,15 @@ int wg_packed_load(struct wg_packed **out, const char *path, const struct wg_has
 		wg_free(p);
 		return wg_error_set(WG_EIO, "cannot open '%s': %s", path, strerror(errno));
 	}
-	if (wg_fs_fstat(fd, &st)) {
-		err = wg_error_set(WG_EIO, "cannot stat '%s': %s", path, strerror(errno));
-		goto done;
-	}
-	if (st.st_size <= 0)
-		goto done;
-	if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX / 2) {
-		err = wg_error_set(WG_ECORRUPT, "'%s' is too large", path);
-		goto done;
-	}
-	p->len = (size_t)st.st_size;
-	if ((p->data = wg_fs_map(fd, p->len)))
-		p->storage = 1;
-	if (!p->data) {
-		char *buf = wg_malloc(p->len);
-		size_t got = 0;
-		if (!buf) {
-			err = wg_error_set(WG_ENOMEM, "out of memory reading '%s'", path);
+	{
+		unsigned char *data;
+		bool mapped;
+		if ((err = wg_fs_load_fd(fd, path, &data, &p->len, &mapped)))
 			goto done;
-		}
-		while (got < p->len) {
-			ssize_t n = wg_fs_read(fd, buf + got, p->len - got);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				wg_free(buf);
-				err = wg_error_set(WG_EIO, "cannot read '%s': %s", path,
-						   n ? strerror(errno) : "file shrank");
-				goto done;
-			}
-			got += (size_t)n;
-		}
-		p->data = buf;
-		p->storage = 2;
+		p->data = (const char *)data;
+		p->storage = !data ? 0 : mapped ? 1 : 2;
+		if (!data)
+			goto done;
 	}
 	err = parse_loaded(p, path);
 done:

@@ -150,6 +150,53 @@ done:
 	return err;
 }
 
+int wg_fs_load_fd(int fd, const char *path, unsigned char **data, size_t *len, bool *mapped)
+{
+	struct stat st;
+	unsigned char *buf;
+	size_t got = 0, n;
+
+	*data = NULL;
+	*len = 0;
+	*mapped = false;
+	if (wg_fs_fstat(fd, &st))
+		return io_error("stat", path);
+	if (st.st_size <= 0)
+		return 0;
+	if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX / 2)
+		return wg_error_set(WG_ELIMIT, "'%s' is too large", path);
+	n = (size_t)st.st_size;
+	if ((*data = wg_fs_map(fd, n))) {
+		*len = n;
+		*mapped = true;
+		return 0;
+	}
+	if (!(buf = wg_malloc(n)))
+		return wg_error_set(WG_ENOMEM, "out of memory reading '%s'", path);
+	while (got < n) {
+		ssize_t r = wg_fs_read(fd, buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			wg_free(buf);
+			return r ? io_error("read", path)
+				 : wg_error_set(WG_EIO, "cannot read '%s': the file shrank", path);
+		}
+		got += (size_t)r;
+	}
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+void wg_fs_release_bytes(void *data, size_t len, bool mapped)
+{
+	if (mapped)
+		wg_fs_unmap(data, len);
+	else
+		wg_free(data);
+}
+
 bool wg_fs_is_dir(const char *path)
 {
 	struct stat st;

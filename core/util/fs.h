@@ -130,6 +130,14 @@ int wg_fs_pwrite_all(int fd, const void *data, size_t len, int64_t offset);
 int wg_fs_pread_all(int fd, void *buf, size_t len, int64_t offset);
 /* Append the whole file to out. */
 int wg_fs_read_file(struct wg_buf *out, const char *path);
+/* The whole of the open file fd (named path in messages): mapped where the
+ * host maps (the seam's map(): git mmaps its pack indexes and
+ * packed-refs, so a command that looks up a few objects does not read a
+ * large index whole), else read into memory. *mapped says which, for
+ * wg_fs_release_bytes; an empty file gives NULL and 0. fd may be closed
+ * afterwards. */
+int wg_fs_load_fd(int fd, const char *path, unsigned char **data, size_t *len, bool *mapped);
+void wg_fs_release_bytes(void *data, size_t len, bool mapped);
 /* Create a directory and its missing parents (mode 0777 & ~umask). */
 int wg_fs_mkdir_p(const char *path);
 bool wg_fs_is_dir(const char *path);
