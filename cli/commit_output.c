@@ -90,6 +90,14 @@ static int add_commit(struct wg_buf *out, struct wg_repo *repo, struct cli_commi
 	bool merge, want;
 	int err;
 
+	if (!given && !co->diff_asked && !co->merges_need_diff &&
+	    !cli_pretty_needs_commit(&co->pretty)) {
+		/* ids only: the walk read the commit already */
+		c.message = "";
+		err = add_header(out, repo, co, id, &c, &raw, mark, NULL);
+		c.message = NULL;
+		goto out;
+	}
 	if ((err = wg_odb_read(wg_repo_odb(repo), id, &type, &raw)))
 		goto out;
 	if (type != WG_OBJ_COMMIT) {

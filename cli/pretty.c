@@ -342,6 +342,24 @@ static size_t expand_one(struct wg_buf *out, const char *f, const struct expand_
 	return 0;
 }
 
+bool cli_pretty_needs_commit(const struct cli_pretty *p)
+{
+	if (p->kind != CLI_PRETTY_USER || p->from_parent)
+		return true;
+	for (const char *f = strchr(p->format, '%'); f; f = strchr(f, '%')) {
+		f++;
+		if (*f == '+' || *f == '-' || *f == ' ')
+			f++;
+		if (*f == 'x' && isxdigit((unsigned char)f[1]) && isxdigit((unsigned char)f[2]))
+			f += 3;
+		else if (*f && strchr("Hhnm%", *f))
+			f++;
+		else
+			return true;
+	}
+	return false;
+}
+
 /* git's format_commit_message with its %+ %- and "% " modifiers. */
 static int user_format(struct wg_buf *out, const char *fmt, const struct expand_ctx *x)
 {

@@ -43,6 +43,12 @@ struct cli_pretty {
  * not one, or an exit code (> 1) after a message. */
 int cli_pretty_parse_option(struct cli_pretty *p, int argc, char **argv, int *i);
 
+/* Whether the commit's contents are needed to print it as p says: not
+ * for a user format of ids and literal text only (--format=%H, what
+ * scripts list commits with), so that log need not read each commit a
+ * second time after the walk did. */
+bool cli_pretty_needs_commit(const struct cli_pretty *p);
+
 /* Append the commit `id` (parsed as c) as p says, without the separator
  * between commits (the caller's). left_right: '<', '>' or 0 (for %m). */
 int cli_pretty_commit(struct wg_buf *out, struct wg_repo *repo, const struct cli_pretty *p,
