@@ -93,6 +93,7 @@ int cmd_log(int argc, char **argv)
 	}
 	if ((rc = cli_rev_options_walk(&ro, repo, &walk)))
 		goto out;
+	co.walk = walk;
 	/* the diff keeps to the paths too */
 	if (ro.pathspec.nr)
 		co.diff.pathspec = &ro.pathspec;

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 
+#include "history/revwalk.h"
 #include "object/commit.h"
 #include "object/object.h"
 #include "repo/revparse.h"
@@ -86,6 +87,7 @@ static int add_commit(struct wg_buf *out, struct wg_repo *repo, struct cli_commi
 	const struct cli_diff_options *o = &co->diff;
 	enum wg_object_type type;
 	struct wg_oid parent_tree;
+	const struct wg_buf *kept;
 	bool empty_format = co->pretty.kind == CLI_PRETTY_USER && !*co->pretty.format;
 	bool merge, want;
 	int err;
@@ -98,7 +100,14 @@ static int add_commit(struct wg_buf *out, struct wg_repo *repo, struct cli_commi
 		c.message = NULL;
 		goto out;
 	}
-	if ((err = wg_odb_read(wg_repo_odb(repo), id, &type, &raw)))
+	if ((kept = co->walk ? wg_revwalk_commit_bytes(co->walk, id) : NULL)) {
+		/* the walk read it a moment ago */
+		type = WG_OBJ_COMMIT;
+		err = wg_buf_add(&raw, kept->data, kept->len);
+	} else {
+		err = wg_odb_read(wg_repo_odb(repo), id, &type, &raw);
+	}
+	if (err)
 		goto out;
 	if (type != WG_OBJ_COMMIT) {
 		err = wg_error_set(WG_EINVALID, "%s is not a commit", wg_oid_hex(id));

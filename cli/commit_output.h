@@ -35,7 +35,12 @@ struct cli_commit_output {
 	bool merges_imply_patch;    /* -c, --cc: every commit gets a patch */
 	bool combined_all_paths;    /* --combined-all-paths: each parent's path too */
 	bool shown_one;             /* a commit was printed (separators) */
+	/* the walk that yields the commits (log), whose bytes of a commit it
+	 * read lately are taken instead of reading it again; NULL: none */
+	const struct wg_revwalk *walk;
 };
+
+struct wg_revwalk;
 
 /* Append the commit id; mark is '<', '>' (--left-right) or 0. */
 int cli_commit_output_add(struct wg_buf *out, struct wg_repo *repo, struct cli_commit_output *co,

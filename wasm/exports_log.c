@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "exports.h"
-#include "diff/abbrev_len.h"
 #include "diff/rev_diff.h"
 #include "diff/tree_diff.h"
 #include "history/last_modified.h"
@@ -217,8 +216,6 @@ static int add_patch(struct wg_buf *out, struct wgjs_log *w, struct wg_repo *rep
 	wg_free(w->missing);
 	w->missing = NULL;
 	w->nmissing = 0;
-	if (!w->diff.abbrev)
-		w->diff.abbrev = wg_default_abbrev_len(repo);
 	if (!root && (err = wg_object_peel(&parent_tree, repo, &c->parents[0], WG_OBJ_TREE)))
 		return err;
 	if ((err = wg_rev_diff_begin_trees(&d, repo, root ? NULL : &parent_tree, &c->tree, &w->diff)) ||
@@ -261,6 +258,7 @@ API struct wgjs_object *wgjs_log_next(struct wgjs_log *w, struct wg_repo *repo)
 	struct wgjs_object *out = NULL;
 	struct wg_commit_node *n;
 	struct wg_commit c;
+	const struct wg_buf *kept;
 	enum wg_object_type type;
 	int err, r;
 
@@ -273,8 +271,13 @@ API struct wgjs_object *wgjs_log_next(struct wgjs_log *w, struct wg_repo *repo)
 		w->pending = n;
 	}
 	n = w->pending;
-	if ((err = wg_odb_read(wg_repo_odb(repo), &n->oid, &type, &w->buf)) ||
-	    (err = wg_commit_parse(&c, wg_oid_algo(&n->oid), w->buf.data, w->buf.len)))
+	if ((kept = wg_revwalk_commit_bytes(w->walk, &n->oid))) {
+		/* the walk read it a moment ago */
+		err = wg_commit_parse(&c, wg_oid_algo(&n->oid), kept->data, kept->len);
+	} else if (!(err = wg_odb_read(wg_repo_odb(repo), &n->oid, &type, &w->buf))) {
+		err = wg_commit_parse(&c, wg_oid_algo(&n->oid), w->buf.data, w->buf.len);
+	}
+	if (err)
 		goto fail;
 	if (!(out = wgjs_object_alloc(WG_OBJ_COMMIT)))
 		goto fail;

@@ -71,7 +71,7 @@ static unsigned long packed_count(struct wg_repo *repo)
 	return count;
 }
 
-int wg_default_abbrev_len(struct wg_repo *repo)
+static int compute(struct wg_repo *repo)
 {
 	const char *v = NULL;
 	int hexsz = (int)wg_repo_algo(repo)->hexsz;
@@ -93,4 +93,15 @@ int wg_default_abbrev_len(struct wg_repo *repo)
 		bits++;
 	len = (bits + 1 + 1) / 2;
 	return len < FALLBACK_ABBREV ? FALLBACK_ABBREV : len;
+}
+
+int wg_default_abbrev_len(struct wg_repo *repo)
+{
+	int len = wg_repo_abbrev_len_memo(repo);
+
+	if (!len) {
+		len = compute(repo);
+		wg_repo_set_abbrev_len_memo(repo, len);
+	}
+	return len;
 }

@@ -103,7 +103,7 @@ static void setup(struct wg_rev_diff *d, struct wg_repo *repo, const struct wg_r
 	d->patch = po;
 	d->patch.hunks = opts->hunks;
 	d->patch.lines.algorithm = opts->algorithm;
-	d->patch.abbrev = opts->abbrev ? opts->abbrev : wg_default_abbrev_len(repo);
+	d->patch.abbrev = wg_default_abbrev_len(repo);
 	d->renames = opts->renames;
 	d->copies = opts->renames ? opts->copies : WG_COPIES_NONE;
 }

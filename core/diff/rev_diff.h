@@ -28,13 +28,9 @@ struct wg_rev_diff_options {
 	struct wg_unified_options hunks;
 	enum wg_diff_algorithm algorithm;
 	enum wg_copies copies;            /* with renames: copies too (-C, -C -C) */
-	/* the ids' length in "index" lines; 0: the repository's default
-	 * (wg_default_abbrev_len, which counts the packed objects: a caller
-	 * making many diffs computes it once) */
-	int abbrev;
 };
 #define WG_REV_DIFF_OPTIONS_INIT \
-	{ NULL, 0, true, WG_UNIFIED_OPTIONS_INIT, WG_DIFF_MYERS, WG_COPIES_NONE, 0 }
+	{ NULL, 0, true, WG_UNIFIED_OPTIONS_INIT, WG_DIFF_MYERS, WG_COPIES_NONE }
 
 struct wg_rev_diff {
 	struct wg_diff_changes changes;   /* in git's order, renames paired once asked */

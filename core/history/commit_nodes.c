@@ -24,7 +24,47 @@ void wg_commit_nodes_release(struct wg_commit_nodes *set)
 	wg_free(set->blocks);
 	wg_free(set->slots);
 	wg_buf_release(&set->scratch);
+	for (size_t i = 0; i < set->nrecent; i++)
+		wg_buf_release(&set->recent[i].buf);
+	wg_free(set->recent);
 	memset(set, 0, sizeof(*set));
+}
+
+int wg_commit_nodes_keep_recent(struct wg_commit_nodes *set, size_t n)
+{
+	if (set->nrecent || !n)
+		return 0;
+	if (!(set->recent = wg_calloc(n, sizeof(*set->recent))))
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	set->nrecent = n;
+	return 0;
+}
+
+const struct wg_buf *wg_commit_nodes_recent(const struct wg_commit_nodes *set,
+					    const struct wg_oid *oid)
+{
+	/* newest first: the commit asked for was most likely parsed last */
+	for (size_t k = 1; k <= set->nrecent; k++) {
+		const struct wg_commit_recent *r =
+			&set->recent[(set->recent_next + set->nrecent - k) % set->nrecent];
+		if (r->buf.len && wg_oid_equal(&r->oid, oid))
+			return &r->buf;
+	}
+	return NULL;
+}
+
+/* Keep the bytes just read (best effort: out of memory keeps nothing). */
+static void remember(struct wg_commit_nodes *set, const struct wg_oid *oid, const struct wg_buf *b)
+{
+	struct wg_commit_recent *r = &set->recent[set->recent_next];
+
+	set->recent_next = (set->recent_next + 1) % set->nrecent;
+	wg_buf_reset(&r->buf);
+	r->oid = *oid;
+	if (wg_buf_add(&r->buf, b->data, b->len)) {
+		wg_error_clear();
+		wg_buf_reset(&r->buf);
+	}
 }
 
 /* Aligned bytes from the arena; they live as long as the set. */
@@ -145,6 +185,8 @@ int wg_commit_nodes_parse(struct wg_commit_nodes *set, struct wg_commit_node *n)
 	if (type != WG_OBJ_COMMIT)
 		return wg_error_set(WG_ECORRUPT, "%s is a %s, not a commit", wg_oid_hex(&n->oid),
 				    wg_object_type_name(type));
+	if (set->nrecent)
+		remember(set, &n->oid, buf);
 	p = (const char *)buf->data;
 	end = p + buf->len;
 	if ((size_t)(end - p) < 5 + algo->hexsz + 1 || memcmp(p, "tree ", 5) ||

@@ -38,6 +38,15 @@ struct wg_commit_nodes {
 	/* arena of nodes and parent arrays */
 	char **blocks;
 	size_t nblocks, block_used, block_size;
+	/* the bytes of the last commits parsed, a ring (none unless
+	 * wg_commit_nodes_keep_recent asked for it) */
+	struct wg_commit_recent *recent;
+	size_t nrecent, recent_next;
+};
+
+struct wg_commit_recent {
+	struct wg_oid oid;
+	struct wg_buf buf;
 };
 
 static inline struct wg_odb *wg_commit_nodes_odb(const struct wg_commit_nodes *set)
@@ -51,6 +60,14 @@ void wg_commit_nodes_release(struct wg_commit_nodes *set);
 /* The node of `oid`, made (unparsed) on first sight. */
 int wg_commit_nodes_get(struct wg_commit_nodes *set, const struct wg_oid *oid,
 			struct wg_commit_node **out);
+/* Keep the bytes of the last n commits parsed (a walk yields a commit
+ * soon after it parsed it: the parents of the one it yielded before), so
+ * that a walk that prints what it yields reads each commit once, not
+ * twice; git keeps every parsed commit's buffer for the same reason. */
+int wg_commit_nodes_keep_recent(struct wg_commit_nodes *set, size_t n);
+/* The bytes of commit oid if it is among those kept, else NULL. */
+const struct wg_buf *wg_commit_nodes_recent(const struct wg_commit_nodes *set,
+					    const struct wg_oid *oid);
 /* Read the commit behind n once. An object that is missing (a shallow
  * clone's boundary) leaves n->missing set and is not an error; one that
  * is not a commit is WG_ECORRUPT. */

@@ -76,6 +76,11 @@ int wg_revwalk_new(struct wg_revwalk **out, struct wg_odb *odb,
 	if (!w)
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	wg_commit_nodes_init(&w->set, odb);
+	/* what a log prints of a commit it yields, without reading it again */
+	if (wg_commit_nodes_keep_recent(&w->set, 128)) {
+		wg_free(w);
+		return WG_ENOMEM;
+	}
 	if (opts) {
 		w->o = *opts;
 		w->set.shallow = opts->shallow;
@@ -679,6 +684,11 @@ const struct wg_diff_changes *wg_revwalk_follow_changes(const struct wg_revwalk 
 	if (found)
 		*found = w->follow_found;
 	return &w->follow_changes;
+}
+
+const struct wg_buf *wg_revwalk_commit_bytes(const struct wg_revwalk *w, const struct wg_oid *oid)
+{
+	return wg_commit_nodes_recent(&w->set, oid);
 }
 
 const struct wg_oid *wg_revwalk_follow_missing(const struct wg_revwalk *w, size_t *n)

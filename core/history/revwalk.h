@@ -104,6 +104,10 @@ void wg_revwalk_rebind(struct wg_revwalk *w, struct wg_odb *odb);
  * long as the walk; its parents are those the walk kept (a simplified
  * merge keeps one). */
 int wg_revwalk_next(struct wg_revwalk *w, struct wg_commit_node **out);
+/* The bytes of a commit the walk read lately (as a commit node does when
+ * the walk meets it: the one just yielded, most often), so that what
+ * prints it need not read it again; NULL when they were not kept. */
+const struct wg_buf *wg_revwalk_commit_bytes(const struct wg_revwalk *w, const struct wg_oid *oid);
 /* With follow: the diff of the commit wg_revwalk_next yielded last, as
  * wg_follow_diff gave it (*found: it is the rename or copy found). */
 const struct wg_diff_changes *wg_revwalk_follow_changes(const struct wg_revwalk *w, bool *found);

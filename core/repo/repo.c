@@ -31,6 +31,7 @@ struct wg_repo {
 	 * and the path to open once it is. */
 	struct wg_staged_dir stage;
 	char *publish_path;
+	int abbrev_len;   /* wg_repo_abbrev_len_memo */
 };
 
 void wg_repo_free(struct wg_repo *repo)
@@ -53,6 +54,8 @@ const char *wg_repo_gitdir(const struct wg_repo *repo) { return repo->gitdir; }
 const char *wg_repo_workdir(const struct wg_repo *repo) { return repo->workdir; }
 bool wg_repo_is_bare(const struct wg_repo *repo) { return repo->bare; }
 const struct wg_hash_algo *wg_repo_algo(const struct wg_repo *repo) { return repo->algo; }
+int wg_repo_abbrev_len_memo(const struct wg_repo *repo) { return repo->abbrev_len; }
+void wg_repo_set_abbrev_len_memo(struct wg_repo *repo, int len) { repo->abbrev_len = len; }
 enum wg_ref_format wg_repo_ref_format(const struct wg_repo *repo) { return repo->ref_format; }
 struct wg_odb *wg_repo_odb(struct wg_repo *repo) { return repo->odb; }
 struct wg_config *wg_repo_config(struct wg_repo *repo) { return repo->config; }

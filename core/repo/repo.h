@@ -62,6 +62,11 @@ const char *wg_repo_workdir(const struct wg_repo *repo);
 int wg_repo_require_workdir(const struct wg_repo *repo);
 bool wg_repo_is_bare(const struct wg_repo *repo);
 const struct wg_hash_algo *wg_repo_algo(const struct wg_repo *repo);
+/* The default abbreviation length, as the diff layer derives it from the
+ * packs and core.abbrev (diff/abbrev_len.h), kept for the repository's
+ * open life as git keeps it for its process: 0 until set. */
+int wg_repo_abbrev_len_memo(const struct wg_repo *repo);
+void wg_repo_set_abbrev_len_memo(struct wg_repo *repo, int len);
 enum wg_ref_format wg_repo_ref_format(const struct wg_repo *repo);
 struct wg_odb *wg_repo_odb(struct wg_repo *repo);
 struct wg_config *wg_repo_config(struct wg_repo *repo);
