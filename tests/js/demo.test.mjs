@@ -19,6 +19,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { JS_DIR, ROOT, gitIn, launchChromium, makeTmp, startServer } from './lib.mjs';
+import { assertReadable } from './contrast.mjs';
 
 const DEMO = path.join(ROOT, 'web-demo');
 const SHOTS = path.join(ROOT, 'build/screenshots');
@@ -237,6 +238,11 @@ test('web demo: clone, pick a ref, browse, read a file, reload (IndexedDB)', { t
     });
     assert.deepEqual(fetches.map((r) => r.url()), [], 'no clone or fetch after the reload');
     t.diagnostic(`git requests after the reload: ${requests.filter((r) => r.url().includes('/git/')).length}`);
+  });
+
+  await step('contrast', async () => {
+    const n = await assertReadable(page, 'the demo with a file open');
+    assert.ok(n.light > 10 && n.dark > 10, `text checked: ${JSON.stringify(n)}`);
   });
 
   await step('screenshot', async () => {

@@ -18,6 +18,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { JS_DIR, ROOT, gitIn, launchChromium, makeTmp, startServerAt, writeFileIn } from './lib.mjs';
+import { assertReadable } from './contrast.mjs';
 
 const SHOTS = path.join(ROOT, 'build/screenshots');
 const STEP_MS = 60000;
@@ -161,6 +162,11 @@ test('editor: clone, edit, diff, stage, commit, push, reload, branches, pull, ke
     assert.match(await page.textContent('#diff tr.hunk'), /^@@ -1,3 \+1,4 @@/);
   });
 
+  await step('contrast-diff', async () => {
+    const n = await assertReadable(page, 'the diff view');
+    assert.ok(n.light > 20 && n.dark > 20, `text checked: ${JSON.stringify(n)}`);
+  });
+
   await step('stage', async () => {
     await page.click('#view-edit');
     await page.click('#status-list li[data-path="README.md"] button.stage');
@@ -190,6 +196,13 @@ test('editor: clone, edit, diff, stage, commit, push, reload, branches, pull, ke
     await page.waitForSelector('#message[data-kind="error"]:not([hidden])');
     assert.match(await page.textContent('#message-text'), /EAUTH/);
     assert.notEqual(serverGit(['log', '-1', '--format=%s', 'main']).trim(), MESSAGE, 'nothing pushed');
+  });
+
+  await step('contrast-editor-and-error', async () => {
+    // the file in the editor (syntax colours), the status and log panes
+    // and an error message
+    await page.click('#view-edit');
+    await assertReadable(page, 'the editor with an error shown');
   });
 
   await step('push', async () => {

@@ -16,6 +16,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { JS_DIR, ROOT, gitIn, launchChromium, makeTmp, startServerAt, writeFileIn } from './lib.mjs';
+import { assertReadable } from './contrast.mjs';
 
 const SHOTS = path.join(ROOT, 'build/screenshots');
 let tmp;
@@ -153,6 +154,8 @@ test('forge preview: tree with last commits, README, file, blame, commits, diff 
     const logged = gitRequests();
     assert.equal(await shownRequests(), logged.length, logged.join('\n'));
     assert.equal(logged.filter((l) => l.startsWith('POST')).length, 3, logged.join('\n'));
+    const n = await assertReadable(page, 'the tree with its README');
+    assert.ok(n.light > 15 && n.dark > 15, `text checked: ${JSON.stringify(n)}`);
   });
 
   await step('subdirectory', async () => {
@@ -178,6 +181,7 @@ test('forge preview: tree with last commits, README, file, blame, commits, diff 
     const porcelain = serverGit(['blame', '--porcelain', 'main', '--', 'src/app.js']);
     const theirs = [...porcelain.matchAll(/^([0-9a-f]{40}) \d+ (\d+)/gm)].map((m) => [Number(m[2]), m[1]]);
     assert.deepEqual(ours, theirs);
+    await assertReadable(page, 'the blame view');
   });
 
   await step('commits', async () => {
@@ -205,6 +209,7 @@ test('forge preview: tree with last commits, README, file, blame, commits, diff 
     assert.ok(pairs.every((cells) => cells.length === 4), 'two sides');
     assert.deepEqual(pairs.find((c) => c[1] === '  return 1;'), ['2', '  return 1;', '2', '  return 2;'],
       'the changed line beside its replacement');
+    await assertReadable(page, 'the split diff');
   });
 
   await step('compare', async () => {
@@ -217,6 +222,7 @@ test('forge preview: tree with last commits, README, file, blame, commits, diff 
     assert.deepEqual(await page.$$eval('.diff-file', (l) => l.map((b) => [b.dataset.path, b.dataset.additions, b.dataset.deletions])),
       numstat(['main...feature']));
     assert.equal(await shownRequests(), gitRequests().length, 'every request counted');
+    await assertReadable(page, 'the compare view');
   });
   assert.deepEqual(pageErrors, []);
 });
