@@ -86,25 +86,62 @@ async function compileWasm(wasm) {
   if (wasm instanceof WebAssembly.Module) return wasm;
   if (wasm && typeof wasm.then === 'function') wasm = await wasm;
   if (typeof Response === 'function' && wasm instanceof Response) return compileResponse(wasm);
-  if (wasm && (ArrayBuffer.isView(wasm) || wasm instanceof ArrayBuffer)) return WebAssembly.compile(wasm);
+  if (wasm && (ArrayBuffer.isView(wasm) || wasm instanceof ArrayBuffer)) return compileBytes(wasm);
   if (wasm && typeof wasm !== 'string' && !(wasm instanceof URL)) {
-    throw new TypeError('init: wasm must be a WebAssembly.Module, bytes, a Response, a URL or a string');
+    throw Object.assign(new TypeError('init: wasm must be a WebAssembly.Module, bytes, a Response, a URL or a string'),
+      { code: 'EINVALID' });
   }
   const base = typeof location === 'object' && location?.href ? location.href : import.meta.url;
-  const url = wasm ? new URL(wasm, base) : new URL('./webgit.wasm', import.meta.url);
-  if (url.protocol === 'file:' && node) return WebAssembly.compile(await node.fs.promises.readFile(url));
-  return compileResponse(await fetch(url));
+  let url;
+  try {
+    url = wasm ? new URL(wasm, base) : new URL('./webgit.wasm', import.meta.url);
+  } catch (e) {
+    throw Object.assign(makeError('EINVALID', `init: wasm is not a URL: '${wasm}'`), { cause: e });
+  }
+  if (url.protocol === 'file:' && node) {
+    let bytes;
+    try {
+      bytes = await node.fs.promises.readFile(url);
+    } catch (e) {
+      throw Object.assign(makeError(e.code === 'ENOENT' ? 'ENOTFOUND' : 'EIO',
+        `init: reading the WebAssembly module ${url.pathname}: ${e.message}`), { cause: e });
+    }
+    return compileBytes(bytes);
+  }
+  let res;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw Object.assign(makeError('EIO', `init: fetching the WebAssembly module ${url.href}: ${e.message}`), { cause: e });
+  }
+  return compileResponse(res);
+}
+
+// A module that does not compile (not WebAssembly, cut short) is ECORRUPT.
+async function compileBytes(bytes) {
+  try {
+    return await WebAssembly.compile(bytes);
+  } catch (e) {
+    throw Object.assign(makeError('ECORRUPT', `init: the WebAssembly module does not compile: ${e.message}`), { cause: e });
+  }
 }
 
 async function compileResponse(res) {
-  if (!res.ok) throw new Error(`init: fetching the WebAssembly module: HTTP ${res.status} ${res.url || ''}`.trim());
+  if (!res.ok) {
+    throw makeError(res.status === 404 ? 'ENOTFOUND' : 'EIO',
+      `init: fetching the WebAssembly module: HTTP ${res.status} ${res.url || ''}`.trim());
+  }
   // compileStreaming wants application/wasm; a host that serves the file
   // as something else still gets it compiled, from its bytes
   const type = res.headers.get('content-type') || '';
   if (typeof WebAssembly.compileStreaming === 'function' && type.split(';')[0].trim() === 'application/wasm') {
-    return WebAssembly.compileStreaming(res);
+    try {
+      return await WebAssembly.compileStreaming(res);
+    } catch (e) {
+      throw Object.assign(makeError('ECORRUPT', `init: the WebAssembly module does not compile: ${e.message}`), { cause: e });
+    }
   }
-  return WebAssembly.compile(await res.arrayBuffer());
+  return compileBytes(await res.arrayBuffer());
 }
 
 async function load({ wasm } = {}) {

@@ -286,3 +286,31 @@ test('credentials: headers and a custom fetch() authenticate a push; none is EAU
     await auth.stop();
   }
 });
+
+// init({ wasm }) that cannot give a module fails with a code saying why,
+// and a later init() with a good module still works: each case in a
+// fresh Node process, since a process loads the module once.
+test('init({ wasm }) failures have codes, and a good init works after one', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { pathToFileURL } = await import('node:url');
+  const { JS_DIR } = await import('./lib.mjs');
+  const index = pathToFileURL(path.join(JS_DIR, 'index.js')).href;
+  const run = (expr) => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', `
+    const wg = await import(${JSON.stringify(index)});
+    let first;
+    try { await wg.init({ wasm: ${expr} }); first = 'loaded'; } catch (e) { first = e.code ?? 'no code: ' + e.message; }
+    let then;
+    try { await wg.init(); then = 'loaded'; } catch (e) { then = e.code ?? e.message; }
+    console.log(JSON.stringify({ first, then }));
+  `], { encoding: 'utf8' }));
+  for (const [expr, code] of [
+    ['42', 'EINVALID'],
+    ['new Uint8Array([1, 2, 3, 4])', 'ECORRUPT'],
+    ["new Response('nope', { status: 404 })", 'ENOTFOUND'],
+    ["new Response('nope', { status: 503 })", 'EIO'],
+    ["new Response('not wasm', { headers: { 'content-type': 'application/wasm' } })", 'ECORRUPT'],
+    [JSON.stringify(pathToFileURL(path.join(tmp, 'no-such.wasm')).href), 'ENOTFOUND'],
+  ]) {
+    assert.deepEqual(run(expr), { first: code, then: 'loaded' }, `init({ wasm: ${expr} })`);
+  }
+});
