@@ -11,7 +11,8 @@
 #             the cost is hashing and inflating bytes; history: history.git,
 #             shaped like a real project's history (21000 commits of small
 #             edits over 1600 files, ~175k objects, a ~20 MB pack of deep
-#             delta chains), where the cost is handling many small objects
+#             delta chains), where the cost is handling many small objects;
+#             history-sha256: the same history as a SHA-256 repository
 #   MODES     the modes to run (default "bare depth1", and no-co with NONBARE=1)
 #   PACK_THREADS  when set, both clients clone with -c pack.threads=N (the
 #             threads of index-pack's delta resolution; unset: each
@@ -91,7 +92,7 @@ TIME=/usr/bin/time
 [ -x "$GIT" ] || { echo "reference git missing ($GIT): run scripts/bootstrap.sh" >&2; exit 1; }
 [ -x "$TIME" ] || { echo "$TIME missing (apt-get install time)" >&2; exit 1; }
 case "$RUNS" in ''|*[!0-9]*|0) echo "RUNS must be a positive number" >&2; exit 2 ;; esac
-case "$REPO" in big|history) ;; *) echo "REPO must be big or history" >&2; exit 2 ;; esac
+case "$REPO" in big|history|history-sha256) ;; *) echo "REPO must be big, history or history-sha256" >&2; exit 2 ;; esac
 case "$PACK_THREADS" in *[!0-9]*) echo "PACK_THREADS must be a number" >&2; exit 2 ;; esac
 mkdir -p "$W"
 W=$(cd "$W" && pwd)

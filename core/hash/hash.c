@@ -4,13 +4,19 @@
 
 #include <bearssl_hash.h>
 
+#include "hash/sha256_hw.h"
 #include "sha1.h"  /* sha1collisiondetection, from Git's sha1dc/ */
 #include "util/error.h"
+
+/* the code behind a context */
+enum { IMPL_SHA1DC, IMPL_SHA256_PORTABLE, IMPL_SHA256_HW };
 
 _Static_assert(sizeof(SHA1_CTX) <= sizeof(((struct wg_hash_ctx *)0)->state),
 	       "wg_hash_ctx too small for SHA1_CTX");
 _Static_assert(sizeof(br_sha256_context) <= sizeof(((struct wg_hash_ctx *)0)->state),
 	       "wg_hash_ctx too small for br_sha256_context");
+_Static_assert(sizeof(struct wg_sha256_hw) <= sizeof(((struct wg_hash_ctx *)0)->state),
+	       "wg_hash_ctx too small for wg_sha256_hw");
 
 static const unsigned char sha1_empty_tree[20] = {
 	0x4b, 0x82, 0x5d, 0xc6, 0x42, 0xcb, 0x6e, 0xb9, 0xa0, 0x60,
@@ -68,8 +74,13 @@ void wg_hash_init(struct wg_hash_ctx *ctx, const struct wg_hash_algo *algo)
 		/* Report the attack but keep plain SHA-1 output, as Git does
 		 * (SHA1DC_INIT_SAFE_HASH_DEFAULT=0): ids stay comparable. */
 		SHA1DCSetSafeHash(c, 0);
+		ctx->impl = IMPL_SHA1DC;
+	} else if (wg_sha256_hw_available()) {
+		wg_sha256_hw_init((struct wg_sha256_hw *)ctx->state);
+		ctx->impl = IMPL_SHA256_HW;
 	} else {
 		br_sha256_init((br_sha256_context *)ctx->state);
+		ctx->impl = IMPL_SHA256_PORTABLE;
 	}
 }
 
@@ -85,6 +96,8 @@ void wg_hash_update(struct wg_hash_ctx *ctx, const void *data, size_t len)
 			p += n;
 			len -= n;
 		}
+	} else if (ctx->impl == IMPL_SHA256_HW) {
+		wg_sha256_hw_update((struct wg_sha256_hw *)ctx->state, data, len);
 	} else {
 		br_sha256_update((br_sha256_context *)ctx->state, data, len);
 	}
@@ -98,7 +111,10 @@ int wg_hash_final(struct wg_hash_ctx *ctx, unsigned char *out)
 				"SHA-1 collision attack detected in the hashed data; refusing it");
 		return 0;
 	}
-	br_sha256_out((br_sha256_context *)ctx->state, out);
+	if (ctx->impl == IMPL_SHA256_HW)
+		wg_sha256_hw_final((struct wg_sha256_hw *)ctx->state, out);
+	else
+		br_sha256_out((br_sha256_context *)ctx->state, out);
 	return 0;
 }
 

@@ -40,6 +40,7 @@ const struct wg_hash_algo *wg_hash_algo_by_format_id(uint32_t format_id);
  * without allocation, so hashing many small objects costs no malloc. */
 struct wg_hash_ctx {
 	const struct wg_hash_algo *algo;
+	int impl;                  /* which code hashes: hash.c's choice */
 	_Alignas(16) unsigned char state[2560];
 };
 

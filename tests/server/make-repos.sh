@@ -605,10 +605,14 @@ w("done\n")
 PY
 }
 
+# make_history DIR [FORMAT]: DIR/history.git, or with sha256
+# DIR/history-sha256.git, the same history in that object format (the
+# SHA-256 clone's cost beside the SHA-1 one's)
 make_history() {
-	local dir=$1 bare=$1/history.git start=$SECONDS
+	local dir=$1 fmt=${2:-sha1} start=$SECONDS bare
+	bare=$dir/history$([ "$fmt" = sha1 ] || echo "-$fmt").git
 	rm -rf "$bare"
-	g init -q --bare --object-format=sha1 --ref-format=files "$bare"
+	g init -q --bare --object-format="$fmt" --ref-format=files "$bare"
 	history_stream | g -C "$bare" fast-import --quiet --done
 	g -C "$bare" symbolic-ref HEAD refs/heads/main
 	g -C "$bare" update-ref -d refs/heads/topic
@@ -625,10 +629,10 @@ make_history() {
 	printf '  made in %d s\n' $((SECONDS - start))
 }
 
-if [ "${1:-}" = --history ]; then
-	[ $# -eq 2 ] || { echo "usage: $0 --history DIR" >&2; exit 2; }
+if [ "${1:-}" = --history ] || [ "${1:-}" = --history-sha256 ]; then
+	[ $# -eq 2 ] || { echo "usage: $0 --history[-sha256] DIR" >&2; exit 2; }
 	mkdir -p "$2"
-	make_history "$(cd "$2" && pwd)"
+	make_history "$(cd "$2" && pwd)" "$([ "$1" = --history ] && echo sha1 || echo sha256)"
 elif [ "${1:-}" = --big ]; then
 	[ $# -eq 2 ] || { echo "usage: $0 --big DIR" >&2; exit 2; }
 	mkdir -p "$2"
@@ -640,6 +644,6 @@ elif [ $# -eq 3 ] && [ "$1" = --format ] && { [ "$2" = sha1 ] || [ "$2" = sha256
 	mkdir -p "$3"
 	samples "$(cd "$3" && pwd)" "$2"
 else
-	echo "usage: $0 DIR | $0 --format (sha1|sha256) DIR | $0 --big DIR | $0 --history DIR" >&2
+	echo "usage: $0 DIR | $0 --format (sha1|sha256) DIR | $0 --big DIR | $0 --history[-sha256] DIR" >&2
 	exit 2
 fi

@@ -2,7 +2,10 @@
  * object ids, and SHA-1 collision detection on SHAttered. */
 #include "test.h"
 
+#include <bearssl_hash.h>
+
 #include "hash/hash.h"
+#include "hash/sha256_hw.h"
 #include "hash/oid.h"
 #include "object/object.h"
 #include "util/hex.h"
@@ -128,9 +131,62 @@ static void test_shattered_detected(void)
 	free(pdf);
 }
 
+/* The CPU's SHA-256 against the portable code (BearSSL's): every length
+ * over several blocks, fed whole and in uneven pieces. Where the CPU has
+ * no SHA instructions (and in WebAssembly) there is nothing to compare,
+ * and wg_hash_* must be the portable code. */
+static void test_sha256_hardware(void)
+{
+	unsigned char data[700], a[32], b[32];
+	uint32_t x = 12345;
+	size_t len;
+
+	/* FIPS 180-4's two-block example, through the public interface
+	 * (whichever code it takes here) */
+	{
+		static const char msg[] = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+		CHECK_OK(wg_hash_buffer(wg_hash_algo_by_id(WG_HASH_SHA256), msg, strlen(msg), a));
+		wg_hex_encode((char *)data, a, 32);
+		data[64] = 0;
+		CHECK_STR((const char *)data, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	}
+	for (size_t i = 0; i < sizeof(data); i++) {
+		x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+		data[i] = (unsigned char)x;
+	}
+	if (!wg_sha256_hw_available()) {
+		fprintf(stderr, "# no SHA instructions here: the portable code is the only one\n");
+		return;
+	}
+	for (len = 0; len <= sizeof(data); len++) {
+		struct wg_sha256_hw hw;
+		br_sha256_context br;
+		size_t at = 0, step = 1 + len % 67;
+
+		br_sha256_init(&br);
+		br_sha256_update(&br, data, len);
+		br_sha256_out(&br, a);
+		wg_sha256_hw_init(&hw);
+		wg_sha256_hw_update(&hw, NULL, 0);   /* nothing, from nowhere */
+		while (at < len) {
+			size_t n = len - at < step ? len - at : step;
+			wg_sha256_hw_update(&hw, data + at, n);
+			at += n;
+			step = step * 7 % 131 + 1;
+		}
+		wg_sha256_hw_final(&hw, b);
+		if (memcmp(a, b, 32)) {
+			CHECK(!"the SHA instructions' digest differs from the portable one");
+			fprintf(stderr, "  at length %zu\n", len);
+			break;
+		}
+	}
+}
+
 WG_TEST_MAIN("hash",
 	WG_TEST(test_known_answers),
 	WG_TEST(test_streaming_splits),
 	WG_TEST(test_empty_object_ids),
 	WG_TEST(test_oid_parse),
-	WG_TEST(test_shattered_detected))
+	WG_TEST(test_shattered_detected),
+	WG_TEST(test_sha256_hardware))
