@@ -37,12 +37,6 @@ export function looksLikeRepo(path) {
 }
 
 /**
- * Run the synchronous read fn(); when it fails because a partial clone
- * lacks an object, fetch that object from the promisor remote and run it
- * again (git's lazy fetch). `remote` holds the transport options (fetch,
- * headers, signal, onRequest); lazy: false turns fetching off.
- */
-/**
  * Fetch `oids` (hex ids a partial clone lacks) from the promisor remote in
  * one request. False, without a request, when there is nothing to fetch,
  * no promisor remote, or `remote.lazy` is false. `state` (may be null)
@@ -59,6 +53,12 @@ export async function fetchPromised(repo, state, oids, remote) {
 /** The ids a wgjs_*_missing listing names (one hex id per record). */
 export const missingIds = (listing) => records(takeObject(listing).data, 1).map(([h]) => h);
 
+/**
+ * Run the synchronous read fn(); when it fails because a partial clone
+ * lacks an object, fetch that object from the promisor remote and run it
+ * again (git's lazy fetch). `remote` holds the transport options (fetch,
+ * headers, signal, onRequest); lazy: false turns fetching off.
+ */
 export async function lazily(repo, state, remote, fn) {
   let fetched = null;
   for (;;) {
