@@ -154,12 +154,15 @@ int wg_link_check_finish(struct wg_link_check *lc, wg_link_lookup_fn lookup, voi
 		const struct wg_oid *oid = &lc->named.keys[i];
 		enum wg_object_type got;
 
+		bool may_miss;
+
 		if (!bits)
 			continue;
-		got = lookup(oid, payload);
+		/* A partial clone lacks trees and blobs by design. */
+		may_miss = promisor && !(bits & (NAMED_COMMIT | NAMED_TAG));
+		got = lookup(oid, !may_miss, payload);
 		if (got == WG_OBJ_NONE) {
-			/* A partial clone lacks trees and blobs by design. */
-			if (promisor && !(bits & (NAMED_COMMIT | NAMED_TAG)))
+			if (may_miss)
 				continue;
 			return wg_error_set(WG_ENOTFOUND, "object %s not found", wg_oid_hex(oid));
 		}

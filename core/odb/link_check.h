@@ -35,8 +35,12 @@ int wg_link_check_shallow(struct wg_link_check *lc, const struct wg_oid *commit)
 int wg_link_check_object(struct wg_link_check *lc, const struct wg_oid *oid,
 			 enum wg_object_type type, const void *data, size_t len);
 
-/* Look up what arrived: the type of `oid`, or WG_OBJ_NONE if it did not. */
-typedef enum wg_object_type (*wg_link_lookup_fn)(const struct wg_oid *oid, void *payload);
+/* Look up what arrived: the type of `oid`, or WG_OBJ_NONE if it did not.
+ * `known` false: only the received objects need be asked (the object may
+ * be missing anyway, a partial clone's tree or blob: looking for it in
+ * the repository too would cost a miss per object, git does not). */
+typedef enum wg_object_type (*wg_link_lookup_fn)(const struct wg_oid *oid, bool known,
+						 void *payload);
 
 /* Every named object arrived with its type (or may be missing). An error
  * (WG_ENOTFOUND, WG_ECORRUPT) names the first that did not. */

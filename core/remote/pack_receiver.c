@@ -90,15 +90,15 @@ static int link_object(const struct wg_oid *oid, enum wg_object_type type, const
 	return wg_link_check_object(payload, oid, type, data, len);
 }
 
-/* What arrived: the pack's objects (its index, in memory), then what the
- * repository had. */
-static enum wg_object_type arrived_type(const struct wg_oid *oid, void *payload)
+/* What arrived: the pack's objects (its index, in memory), then (known)
+ * what the repository had. */
+static enum wg_object_type arrived_type(const struct wg_oid *oid, bool known, void *payload)
 {
 	struct wg_pack_receiver *rcv = payload;
 	enum wg_object_type type = wg_indexer_find(rcv->ix, oid);
 	size_t size;
 
-	if (type != WG_OBJ_NONE)
+	if (type != WG_OBJ_NONE || !known)
 		return type;
 	if (wg_odb_read_header(wg_repo_odb(rcv->repo), oid, &type, &size))
 		return WG_OBJ_NONE;

@@ -41,9 +41,13 @@ static void arrive(struct arrived *a, char digit, enum wg_object_type type)
 	CHECK_OK(wg_oidmap_set(&a->map, &oid, 1u << type, NULL));
 }
 
-static enum wg_object_type lookup(const struct wg_oid *oid, void *payload)
+static int shallow_lookups;   /* asked with known false */
+
+static enum wg_object_type lookup(const struct wg_oid *oid, bool known, void *payload)
 {
 	unsigned bits = wg_oidmap_get(&((struct arrived *)payload)->map, oid);
+	if (!known)
+		shallow_lookups++;
 	for (int t = WG_OBJ_COMMIT; t <= WG_OBJ_TAG; t++)
 		if (bits & (1u << t))
 			return (enum wg_object_type)t;
@@ -116,9 +120,14 @@ static void check_history(const char *algo_name)
 	arrive(&a, '2', WG_OBJ_COMMIT);
 	arrive(&a, '3', WG_OBJ_TREE);
 	arrive(&a, '4', WG_OBJ_TREE);
+	shallow_lookups = 0;
 	CHECK_ERR(wg_link_check_finish(&lc, lookup, &a, false), WG_ENOTFOUND);
 	CHECK(strstr(wg_error_message(), "5555") != NULL);
+	CHECK(shallow_lookups == 0);
 	CHECK_OK(wg_link_check_finish(&lc, lookup, &a, true));
+	/* in a partial clone the trees and blobs that may be missing are
+	 * asked of the received objects only; commits of the repository too */
+	CHECK(shallow_lookups > 0);
 	/* a missing parent commit: refused even in a partial clone */
 	wg_oidmap_release(&a.map);
 	memset(&a, 0, sizeof(a));
