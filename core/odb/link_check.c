@@ -31,7 +31,8 @@ void wg_link_check_init(struct wg_link_check *lc, const struct wg_hash_algo *alg
 
 void wg_link_check_release(struct wg_link_check *lc)
 {
-	wg_oidmap_release(&lc->named);
+	for (size_t i = 0; i < WG_LINK_CHECK_SHARDS; i++)
+		wg_oidmap_release(&lc->shards[i].named);
 	wg_oidmap_release(&lc->shallow);
 }
 
@@ -40,9 +41,9 @@ int wg_link_check_shallow(struct wg_link_check *lc, const struct wg_oid *commit)
 	return wg_oidmap_set(&lc->shallow, commit, 1, NULL);
 }
 
-static int name(struct wg_link_check *lc, const struct wg_oid *oid, enum wg_object_type type)
+static int name(struct wg_oidmap *named, const struct wg_oid *oid, enum wg_object_type type)
 {
-	return wg_oidmap_set(&lc->named, oid, type_bit(type), NULL);
+	return wg_oidmap_set(named, oid, type_bit(type), NULL);
 }
 
 static int malformed(const struct wg_oid *oid, const char *what)
@@ -71,8 +72,8 @@ static int header_oid(const struct wg_hash_algo *algo, const char **p, const cha
 	return 1;
 }
 
-static int commit_links(struct wg_link_check *lc, const struct wg_oid *oid, const char *p,
-			const char *end)
+static int commit_links(struct wg_link_check *lc, struct wg_oidmap *to, const struct wg_oid *oid,
+			const char *p, const char *end)
 {
 	struct wg_oid named;
 	bool shallow = wg_oidmap_get(&lc->shallow, oid) != 0;
@@ -80,16 +81,16 @@ static int commit_links(struct wg_link_check *lc, const struct wg_oid *oid, cons
 
 	if (!header_oid(lc->algo, &p, end, "tree", &named, &err))
 		return malformed(oid, "no tree line");
-	if ((err = name(lc, &named, WG_OBJ_TREE)))
+	if ((err = name(to, &named, WG_OBJ_TREE)))
 		return err;
 	while (header_oid(lc->algo, &p, end, "parent", &named, &err))
-		if (!shallow && (err = name(lc, &named, WG_OBJ_COMMIT)))
+		if (!shallow && (err = name(to, &named, WG_OBJ_COMMIT)))
 			return err;
 	return err ? malformed(oid, "bad parent line") : 0;
 }
 
-static int tree_links(struct wg_link_check *lc, const struct wg_oid *oid, const void *data,
-		      size_t len)
+static int tree_links(struct wg_link_check *lc, struct wg_oidmap *to, const struct wg_oid *oid,
+		      const void *data, size_t len)
 {
 	struct wg_tree_iter it;
 	struct wg_tree_entry e;
@@ -103,14 +104,14 @@ static int tree_links(struct wg_link_check *lc, const struct wg_oid *oid, const 
 			continue;
 		if (type != WG_OBJ_TREE && type != WG_OBJ_BLOB)
 			return malformed(oid, "a tree entry with a bad mode");
-		if ((err = name(lc, &e.oid, type)))
+		if ((err = name(to, &e.oid, type)))
 			return err;
 	}
 	return err == WG_ITEROVER ? 0 : err;
 }
 
-static int tag_links(struct wg_link_check *lc, const struct wg_oid *oid, const char *p,
-		     const char *end)
+static int tag_links(struct wg_link_check *lc, struct wg_oidmap *to, const struct wg_oid *oid,
+		     const char *p, const char *end)
 {
 	struct wg_oid named;
 	enum wg_object_type type;
@@ -124,34 +125,38 @@ static int tag_links(struct wg_link_check *lc, const struct wg_oid *oid, const c
 	type = wg_object_type_from_name(p + 5, (size_t)(nl - p - 5));
 	if (!type_bit(type))
 		return malformed(oid, "a bad type line");
-	return name(lc, &named, type);
+	return name(to, &named, type);
 }
 
-int wg_link_check_object(struct wg_link_check *lc, const struct wg_oid *oid,
+int wg_link_check_object(struct wg_link_check *lc, unsigned shard, const struct wg_oid *oid,
 			 enum wg_object_type type, const void *data, size_t len)
 {
+	struct wg_link_check_shard *sh;
 	const char *p = data, *end = p + len;
 	int err;
 
-	if (lc->error)
-		return lc->error;
+	if (shard >= WG_LINK_CHECK_SHARDS)
+		return wg_error_set(WG_EINVALID, "link check: no shard %u", shard);
+	sh = &lc->shards[shard];
+	if (sh->error)
+		return sh->error;
 	switch (type) {
-	case WG_OBJ_COMMIT: err = commit_links(lc, oid, p, end); break;
-	case WG_OBJ_TREE: err = tree_links(lc, oid, data, len); break;
-	case WG_OBJ_TAG: err = tag_links(lc, oid, p, end); break;
+	case WG_OBJ_COMMIT: err = commit_links(lc, &sh->named, oid, p, end); break;
+	case WG_OBJ_TREE: err = tree_links(lc, &sh->named, oid, data, len); break;
+	case WG_OBJ_TAG: err = tag_links(lc, &sh->named, oid, p, end); break;
 	default: err = 0;
 	}
-	return lc->error = err;
+	return sh->error = err;
 }
 
-int wg_link_check_finish(struct wg_link_check *lc, wg_link_lookup_fn lookup, void *payload,
-			 bool promisor)
+/* One shard's names (an object named in several shards is looked up in
+ * each: the check of its bits is the same as of their union). */
+static int check_shard(const struct wg_oidmap *named, wg_link_lookup_fn lookup, void *payload,
+		       bool promisor)
 {
-	if (lc->error)
-		return lc->error;
-	for (size_t i = 0; i < lc->named.size; i++) {
-		unsigned bits = lc->named.flags[i];
-		const struct wg_oid *oid = &lc->named.keys[i];
+	for (size_t i = 0; i < named->size; i++) {
+		unsigned bits = named->flags[i];
+		const struct wg_oid *oid = &named->keys[i];
 		enum wg_object_type got;
 
 		bool may_miss;
@@ -170,5 +175,20 @@ int wg_link_check_finish(struct wg_link_check *lc, wg_link_lookup_fn lookup, voi
 			return wg_error_set(WG_ECORRUPT, "object %s is a %s but is named as another "
 					    "type", wg_oid_hex(oid), wg_object_type_name(got));
 	}
+	return 0;
+}
+
+int wg_link_check_finish(struct wg_link_check *lc, wg_link_lookup_fn lookup, void *payload,
+			 bool promisor)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < WG_LINK_CHECK_SHARDS; i++)
+		if (lc->shards[i].error)
+			return lc->shards[i].error;
+	for (i = 0; i < WG_LINK_CHECK_SHARDS; i++)
+		if ((err = check_shard(&lc->shards[i].named, lookup, payload, promisor)))
+			return err;
 	return 0;
 }

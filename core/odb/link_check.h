@@ -18,21 +18,33 @@
 #include "hash/oidmap.h"
 #include "object/object.h"
 
+/* What the objects one recorder reports name. Recorders are the pack
+ * indexer's workers (pack/indexer.h: on_object's `worker`): each records
+ * into its own shard, so that they need no lock between them, and finish
+ * checks every shard. */
+#define WG_LINK_CHECK_SHARDS 64
+struct wg_link_check_shard {
+	struct wg_oidmap named;     /* named objects -> expected type bits */
+	int error;                  /* sticky: a malformed object */
+};
+
 struct wg_link_check {
 	const struct wg_hash_algo *algo;
-	struct wg_oidmap named;     /* named objects -> expected type bits */
+	struct wg_link_check_shard shards[WG_LINK_CHECK_SHARDS];
 	struct wg_oidmap shallow;   /* commits whose parents are not needed */
-	int error;                  /* sticky: a malformed object */
 };
 
 void wg_link_check_init(struct wg_link_check *lc, const struct wg_hash_algo *algo);
 void wg_link_check_release(struct wg_link_check *lc);
 
-/* A shallow commit: its parents need not arrive. Before its object does. */
+/* A shallow commit: its parents need not arrive. Before any object is
+ * reported (the recorders read this map at once). */
 int wg_link_check_shallow(struct wg_link_check *lc, const struct wg_oid *commit);
 
-/* One received commit, tree or tag, whole (blobs name nothing). */
-int wg_link_check_object(struct wg_link_check *lc, const struct wg_oid *oid,
+/* One received commit, tree or tag, whole (blobs name nothing), recorded
+ * in `shard` (< WG_LINK_CHECK_SHARDS): calls on different shards may run
+ * at the same time, calls on one shard must not. */
+int wg_link_check_object(struct wg_link_check *lc, unsigned shard, const struct wg_oid *oid,
 			 enum wg_object_type type, const void *data, size_t len);
 
 /* Look up what arrived: the type of `oid`, or WG_OBJ_NONE if it did not.

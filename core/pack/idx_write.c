@@ -112,25 +112,46 @@ int wg_pack_rev_write(struct wg_buf *out, const struct wg_hash_algo *algo,
 		      const unsigned char *pack_hash)
 {
 	struct rev_sort *order;
-	size_t start = out->len, i;
+	uint32_t *positions;
+	size_t i;
 	int err;
 	if (n > UINT32_MAX)
 		return wg_error_set(WG_EUNSUPPORTED, "too many objects for one reverse index");
-	if (!(order = wg_calloc(n ? n : 1, sizeof(*order))))
+	order = wg_calloc(n ? n : 1, sizeof(*order));
+	positions = wg_calloc(n ? n : 1, sizeof(*positions));
+	if (!order || !positions) {
+		wg_free(order);
+		wg_free(positions);
 		return wg_error_set(WG_ENOMEM, "out of memory writing a reverse index");
+	}
 	for (i = 0; i < n; i++) {
 		order[i].entries = entries;
 		order[i].pos = (uint32_t)i;
 	}
 	wg_sort(order, n, sizeof(*order), cmp_offset);
+	for (i = 0; i < n; i++)
+		positions[i] = order[i].pos;
+	wg_free(order);
+	err = wg_pack_rev_write_positions(out, algo, positions, n, pack_hash);
+	wg_free(positions);
+	return err;
+}
+
+int wg_pack_rev_write_positions(struct wg_buf *out, const struct wg_hash_algo *algo,
+				const uint32_t *positions, size_t n,
+				const unsigned char *pack_hash)
+{
+	size_t start = out->len, i;
+	int err;
+	if (n > UINT32_MAX)
+		return wg_error_set(WG_EUNSUPPORTED, "too many objects for one reverse index");
 	/* "RIDX", version 1, hash id (1 = SHA-1, 2 = SHA-256). */
 	if (!(err = wg_buf_grow(out, 12 + n * 4 + 2 * algo->rawsz)) &&
 	    !(err = add_be32(out, WG_PACK_REV_SIGNATURE)) && !(err = add_be32(out, 1)) &&
 	    !(err = add_be32(out, (uint32_t)algo->id))) {
 		for (i = 0; i < n && !err; i++)
-			err = add_be32(out, order[i].pos);
+			err = add_be32(out, positions[i]);
 	}
-	wg_free(order);
 	if (!err)
 		err = wg_buf_add(out, pack_hash, algo->rawsz);
 	return err ? err : add_checksum(out, start, algo);

@@ -15,6 +15,8 @@ struct wg_pack_idx_entry {
 	struct wg_oid oid;
 	uint64_t offset;  /* of the object's entry header in the pack */
 	uint32_t crc32;   /* CRC-32 of the entry's raw bytes in the pack */
+	uint32_t tag;     /* the caller's (e.g. its own number of the object):
+			   * moves with the entry when sorted, written nowhere */
 };
 
 /* Sort entries by object id (Git's idx order). WG_ECORRUPT if two entries
@@ -31,5 +33,14 @@ int wg_pack_idx_write(struct wg_buf *out, const struct wg_hash_algo *algo,
 int wg_pack_rev_write(struct wg_buf *out, const struct wg_hash_algo *algo,
 		      const struct wg_pack_idx_entry *entries, size_t n,
 		      const unsigned char *pack_hash);
+
+/* The same .rev from what it holds, when the caller knows it without a
+ * sort: for each object in pack order (ascending offsets), its position
+ * in the idx (`positions`, n of them). The indexer's objects are in pack
+ * order already, and sorting 175k entries by offset again cost it a tenth
+ * of a clone's finish in WebAssembly. */
+int wg_pack_rev_write_positions(struct wg_buf *out, const struct wg_hash_algo *algo,
+				const uint32_t *positions, size_t n,
+				const unsigned char *pack_hash);
 
 #endif

@@ -76,6 +76,7 @@ struct ix_worker {
 	struct wg_pack_windows *windows;
 	struct wg_thread thread;
 	bool started;
+	unsigned no;           /* its index: on_object's `worker` */
 };
 
 struct wg_indexer {
@@ -131,7 +132,8 @@ struct wg_indexer {
 	uint32_t nroots, next_root;
 	/* With more than one worker: the lock around handing out roots,
 	 * claiming REF_DELTA children, the resolved count and the caller's
-	 * callbacks (on_object, progress and fsck's run one at a time), and
+	 * callbacks (progress and fsck's run one at a time; on_object has
+	 * one per worker, see indexer.h), and
 	 * the first failure of any worker (the others stop at their next
 	 * object). */
 	bool threaded;
@@ -145,6 +147,9 @@ struct wg_indexer {
 	struct wg_buf delta;   /* wg_indexer_read's scratch */
 	uint32_t ndeltas, resolved;
 	struct wg_buf idx, rev;
+	/* The object (its number in objs) at each position of the idx:
+	 * wg_indexer_find's answer once the id is found there. */
+	uint32_t *by_id;
 };
 
 static int fail(struct wg_indexer *ix, int err)
@@ -342,6 +347,7 @@ void wg_indexer_free(struct wg_indexer *ix)
 	wg_free(ix->wbuf);
 	wg_free(ix->scratch);
 	wg_free(ix->objs);
+	wg_free(ix->by_id);
 	wg_free(ix->refs);
 	wg_free(ix->ofs);
 	wg_free(ix->final_pack);
@@ -535,7 +541,7 @@ static int end_object(struct wg_indexer *ix)
 						  ix->objbuf.len)))
 				return err;
 			if (ix->opts.on_object &&
-			    (err = ix->opts.on_object(&oid, (enum wg_object_type)ix->cur.type,
+			    (err = ix->opts.on_object(0, &oid, (enum wg_object_type)ix->cur.type,
 						      ix->objbuf.data, ix->objbuf.len,
 						      ix->opts.object_payload)))
 				return err;
@@ -957,7 +963,7 @@ static void pool_fsck_special_blob(void *payload, const struct wg_oid *tree_oid,
 }
 
 /* A delta is resolved (its id known): fsck (in parallel: it reads only
- * its options and the object), then the caller's callbacks and progress,
+ * its options and the object) and on_object (per worker), then progress,
  * one worker at a time. Fails without a message of its own once another
  * worker has failed (that first failure is what finish reports). */
 static int resolved_one(struct ix_worker *w, uint32_t c, const struct wg_buf *result)
@@ -974,16 +980,15 @@ static int resolved_one(struct ix_worker *w, uint32_t c, const struct wg_buf *re
 				  (enum wg_object_type)child->real_type, result->data,
 				  result->len)))
 		return err;
+	/* Outside the lock: each worker's calls are its own (indexer.h). */
+	if (whole && ix->opts.on_object &&
+	    (err = ix->opts.on_object(w->no, &oid, (enum wg_object_type)child->real_type,
+				      result->data, result->len, ix->opts.object_payload)))
+		return err;
 	pool_lock(ix);
 	if (ix->pool_err) {
 		err = ix->pool_err;
 		goto done;
-	}
-	if (whole) {
-		if (ix->opts.on_object &&
-		    (err = ix->opts.on_object(&oid, (enum wg_object_type)child->real_type,
-					      result->data, result->len, ix->opts.object_payload)))
-			goto done;
 	}
 	ix->resolved++;
 	ix->progress.resolved_deltas = ix->resolved;
@@ -1132,6 +1137,7 @@ static int resolve_all(struct wg_indexer *ix)
 {
 	uint32_t i, n = 0;
 	unsigned k;
+	bool serves, started;
 	int err;
 
 	for (i = 0; i < ix->nobjs; i++)
@@ -1143,12 +1149,14 @@ static int resolve_all(struct wg_indexer *ix)
 		if (!is_delta(ix->objs[i].type) && has_children(ix, i))
 			ix->roots[ix->nroots++] = i;
 	ix->nworkers = pool_size(ix, ix->nroots);
+	serves = ix->nworkers > 1 && wg_thread_caller_serves();
 	if (!(ix->workers = wg_calloc(ix->nworkers, sizeof(*ix->workers)))) {
 		ix->nworkers = 0;
 		return wg_error_set(WG_ENOMEM, "out of memory resolving deltas");
 	}
 	for (k = 0; k < ix->nworkers; k++) {
 		ix->workers[k].ix = ix;
+		ix->workers[k].no = k;
 		/* NULL (out of memory) just reads the file directly. */
 		ix->workers[k].windows = wg_pack_windows_new(ix->fd, ix->file_pos, WG_PACK_ACCESS_SEQUENTIAL);
 	}
@@ -1165,7 +1173,9 @@ static int resolve_all(struct wg_indexer *ix)
 			if (ix->opts.fsck->special_blob)
 				ix->pool_fsck.special_blob = pool_fsck_special_blob;
 		}
-		for (k = 1; k < ix->nworkers; k++) {
+		/* Worker 0 is the calling thread, unless it must only wait
+		 * (and serve its workers' host calls meanwhile). */
+		for (k = serves ? 0 : 1; k < ix->nworkers; k++) {
 			/* A thread the system refuses leaves its trees to the
 			 * others. */
 			if (wg_thread_start(&ix->workers[k].thread, worker_main, &ix->workers[k]))
@@ -1174,8 +1184,13 @@ static int resolve_all(struct wg_indexer *ix)
 				ix->workers[k].started = true;
 		}
 	}
-	worker_main(&ix->workers[0]);
-	for (k = 1; k < ix->nworkers; k++)
+	started = false;
+	for (k = 0; k < ix->nworkers; k++)
+		started |= ix->workers[k].started;
+	/* Without a thread that started, the calling thread does it all. */
+	if (!serves || !started)
+		worker_main(&ix->workers[0]);
+	for (k = 0; k < ix->nworkers; k++)
 		if (ix->workers[k].started) {
 			wg_thread_join(&ix->workers[k].thread);
 			ix->workers[k].started = false;
@@ -1472,17 +1487,36 @@ static int build_index(struct wg_indexer *ix)
 	entries = wg_calloc(ix->nobjs ? ix->nobjs : 1, sizeof(*entries));
 	if (!entries)
 		return wg_error_set(WG_ENOMEM, "out of memory writing the index");
+	wg_free(ix->by_id);
+	ix->by_id = wg_malloc((ix->nobjs ? ix->nobjs : 1) * sizeof(*ix->by_id));
+	if (!ix->by_id) {
+		wg_free(entries);
+		return wg_error_set(WG_ENOMEM, "out of memory writing the index");
+	}
 	for (i = 0; i < ix->nobjs; i++) {
 		wg_oid_from_raw(&entries[i].oid, ix->algo, ix->objs[i].id);
 		entries[i].offset = ix->objs[i].offset;
 		entries[i].crc32 = ix->objs[i].crc;
+		entries[i].tag = i;
 	}
 	err = wg_pack_idx_sort(entries, ix->nobjs);
+	for (i = 0; !err && i < ix->nobjs; i++)
+		ix->by_id[i] = entries[i].tag;
 	if (!err)
 		err = wg_pack_idx_write(&ix->idx, ix->algo, entries, ix->nobjs, ix->pack_hash);
-	if (!err && ix->final_rev)
-		err = wg_pack_rev_write(&ix->rev, ix->algo, entries, ix->nobjs, ix->pack_hash);
 	wg_free(entries);
+	if (!err && ix->final_rev) {
+		/* objs are in pack order: each one's idx position, in that
+		 * order, is the .rev */
+		uint32_t *positions = wg_malloc((ix->nobjs ? ix->nobjs : 1) * sizeof(*positions));
+		if (!positions)
+			return wg_error_set(WG_ENOMEM, "out of memory writing the index");
+		for (i = 0; i < ix->nobjs; i++)
+			positions[ix->by_id[i]] = i;
+		err = wg_pack_rev_write_positions(&ix->rev, ix->algo, positions, ix->nobjs,
+						  ix->pack_hash);
+		wg_free(positions);
+	}
 	return err;
 }
 
@@ -1649,22 +1683,19 @@ void wg_indexer_object(const struct wg_indexer *ix, uint32_t i, struct wg_indexe
 	out->base = o->base_no;
 }
 
-/* The index in ix->objs of `oid`, through the .idx built in memory. */
+/* The index in ix->objs of `oid`: its position among the sorted ids of
+ * the .idx built in memory, then by_id. */
 static bool find_obj(const struct wg_indexer *ix, const struct wg_oid *oid, uint32_t *out)
 {
 	/* The .idx (v2) in memory: 8 header bytes, the fan-out, then the
-	 * sorted ids, their CRCs, their 31-bit offsets (or, with the top bit,
-	 * indexes into the 64-bit offsets that follow). */
-	const unsigned char *idx = ix->idx.data, *ids, *ofs;
+	 * sorted ids. */
+	const unsigned char *idx = ix->idx.data, *ids;
 	const size_t rawsz = ix->algo->rawsz;
-	uint32_t n, lo, hi, pos, first = oid->hash[0];
-	uint64_t offset;
+	uint32_t lo, hi, pos, first = oid->hash[0];
 
-	if (ix->idx.len < 8 + 256 * 4)
+	if (ix->idx.len < 8 + 256 * 4 || !ix->by_id)
 		return false;
-	n = wg_get_be32(idx + 8 + 255 * 4);
 	ids = idx + 8 + 256 * 4;
-	ofs = ids + (size_t)n * (rawsz + 4);
 	lo = first ? wg_get_be32(idx + 8 + (first - 1) * 4) : 0;
 	hi = wg_get_be32(idx + 8 + first * 4);
 	for (;;) {
@@ -1680,24 +1711,8 @@ static bool find_obj(const struct wg_indexer *ix, const struct wg_oid *oid, uint
 		else
 			lo = pos + 1;
 	}
-	offset = wg_get_be32(ofs + (size_t)pos * 4);
-	if (offset & 0x80000000u)
-		offset = wg_get_be64(ofs + (size_t)n * 4 + (offset & 0x7fffffffu) * 8);
-	/* The objects are in pack order: ascending offsets. */
-	lo = 0;
-	hi = ix->nobjs;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (ix->objs[mid].offset == offset) {
-			*out = mid;
-			return true;
-		}
-		if (ix->objs[mid].offset < offset)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	*out = ix->by_id[pos];
+	return true;
 }
 
 enum wg_object_type wg_indexer_find(const struct wg_indexer *ix, const struct wg_oid *oid)

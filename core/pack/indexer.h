@@ -83,17 +83,22 @@ struct wg_indexer_options {
 	const char *keep_msg;       /* non-NULL: write a .keep with it */
 	size_t window;              /* bound of cached bases (per thread); 0 = default */
 	int compression_level;      /* zlib level of appended bases (git: 1) */
-	/* NULL: no fsck. Its callbacks, like progress and on_object, may run
-	 * on finish()'s worker threads, one call at a time. */
+	/* NULL: no fsck. Its callbacks, like progress, may run on finish()'s
+	 * worker threads, one call at a time. */
 	const struct wg_fsck_options *fsck;
 	wg_indexer_progress_cb progress;
 	void *payload;
 	/* Called with every commit, tree and tag whole, once its id is known
-	 * (a clone's connectivity check); nonzero stops the indexing. In
-	 * finish(), possibly from a worker thread (one call at a time) and
-	 * in an order that depends on the thread count. */
-	int (*on_object)(const struct wg_oid *oid, enum wg_object_type type, const void *data,
-			 size_t len, void *payload);
+	 * (a clone's connectivity check); nonzero stops the indexing.
+	 * `worker` (< WG_INDEXER_THREADS_MAX) is which of finish()'s workers
+	 * resolved it, 0 while feeding and without threads. Calls of one
+	 * worker never overlap; calls of different workers may run at the
+	 * same time, so a callback keeps what it records per worker (a lock
+	 * around every object kept the threaded WebAssembly build from going
+	 * any faster than one thread). The order depends on the thread
+	 * count. */
+	int (*on_object)(unsigned worker, const struct wg_oid *oid, enum wg_object_type type,
+			 const void *data, size_t len, void *payload);
 	void *object_payload;
 	/* Called in finish() once every object is resolved and the index is
 	 * built in memory, before anything is installed: wg_indexer_find()

@@ -84,10 +84,12 @@ static int ix_progress(const struct wg_indexer_progress *p, void *payload)
 	return 0;
 }
 
-static int link_object(const struct wg_oid *oid, enum wg_object_type type, const void *data,
-		       size_t len, void *payload)
+/* Each indexer worker records into its own shard. */
+_Static_assert(WG_LINK_CHECK_SHARDS >= WG_INDEXER_THREADS_MAX, "a link-check shard per worker");
+static int link_object(unsigned worker, const struct wg_oid *oid, enum wg_object_type type,
+		       const void *data, size_t len, void *payload)
 {
-	return wg_link_check_object(payload, oid, type, data, len);
+	return wg_link_check_object(payload, worker, oid, type, data, len);
 }
 
 /* What arrived: the pack's objects (its index, in memory), then (known)

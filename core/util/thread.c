@@ -5,15 +5,35 @@
 
 #include "util/error.h"
 
+#if WG_HAVE_THREADS && defined(__EMSCRIPTEN__)
+#include <emscripten/threading.h>
+#endif
+
 #if WG_HAVE_THREADS
 
 bool wg_threads_available(void) { return true; }
 
+#ifdef __EMSCRIPTEN__
+bool wg_thread_caller_serves(void) { return true; }
+#else
+bool wg_thread_caller_serves(void) { return false; }
+#endif
+
+#ifdef __EMSCRIPTEN__
+/* navigator.hardwareConcurrency, or Node's os.cpus() (musl's sysconf
+ * here says 1). */
+unsigned wg_online_cpus(void)
+{
+	int n = emscripten_num_logical_cores();
+	return n > 0 ? (unsigned)n : 1;
+}
+#else
 unsigned wg_online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (unsigned)n : 1;
 }
+#endif
 
 int wg_mutex_init(struct wg_mutex *m)
 {
@@ -40,6 +60,7 @@ void wg_thread_join(struct wg_thread *t) { pthread_join(t->t, NULL); }
 #else /* no threads: one worker, the caller's */
 
 bool wg_threads_available(void) { return false; }
+bool wg_thread_caller_serves(void) { return false; }
 unsigned wg_online_cpus(void) { return 1; }
 int wg_mutex_init(struct wg_mutex *m) { m->unused = 0; return 0; }
 void wg_mutex_lock(struct wg_mutex *m) { (void)m; }

@@ -33,6 +33,11 @@ struct wg_thread {
 
 /* True when wg_thread_start can start threads in this build. */
 bool wg_threads_available(void);
+/* True when the calling thread must not work beside the threads it
+ * starts but only wait for them: in the threaded WebAssembly build their
+ * host calls (files, progress) run on the main thread, which serves them
+ * only while it waits (wasm/exports.h: wgjs_on_main_thread). */
+bool wg_thread_caller_serves(void);
 /* The online cores (1 when unknown, and always 1 without threads). */
 unsigned wg_online_cpus(void);
 

@@ -15,9 +15,10 @@
 #include "pack/indexer.h"
 #include "util/error.h"
 
-static int on_object(const struct wg_oid *oid, enum wg_object_type type, const void *data,
-		     size_t len, void *payload)
+static int on_object(unsigned worker, const struct wg_oid *oid, enum wg_object_type type,
+		     const void *data, size_t len, void *payload)
 {
+	(void)worker;
 	volatile unsigned char sink = 0;
 	(void)oid;
 	(void)payload;

@@ -105,9 +105,10 @@ static void pack_end(struct wg_buf *b)
 	CHECK_OK(wg_buf_add(b, sum, fx_sha1()->rawsz));
 }
 
-static int on_object(const struct wg_oid *oid, enum wg_object_type type, const void *data,
-		     size_t len, void *payload)
+static int on_object(unsigned worker, const struct wg_oid *oid, enum wg_object_type type,
+		     const void *data, size_t len, void *payload)
 {
+	(void)worker;
 	(void)oid, (void)type, (void)data, (void)len, (void)payload;
 	return 0;
 }

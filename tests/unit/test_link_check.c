@@ -54,6 +54,13 @@ static enum wg_object_type lookup(const struct wg_oid *oid, bool known, void *pa
 	return WG_OBJ_NONE;
 }
 
+/* Each object is recorded in a shard of its own choosing (its id's digit
+ * times 7, mod the shard count): the check must see across shards. */
+static unsigned shard_of(char self)
+{
+	return ((unsigned)(self - '0') * 7u) % WG_LINK_CHECK_SHARDS;
+}
+
 static int commit_obj(struct wg_link_check *lc, char self, char tree, const char *parents)
 {
 	struct wg_buf b = WG_BUF_INIT;
@@ -68,7 +75,7 @@ static int commit_obj(struct wg_link_check *lc, char self, char tree, const char
 		wg_buf_printf(&b, "parent %s\n", hex);
 	}
 	wg_buf_adds(&b, "author A <a@x> 1 +0000\ncommitter A <a@x> 1 +0000\n\nmsg\n");
-	err = wg_link_check_object(lc, &oid, WG_OBJ_COMMIT, b.data, b.len);
+	err = wg_link_check_object(lc, shard_of(self), &oid, WG_OBJ_COMMIT, b.data, b.len);
 	wg_buf_release(&b);
 	return err;
 }
@@ -86,7 +93,7 @@ static int tree_obj(struct wg_link_check *lc, char self, const char *modes[], co
 		wg_buf_addch(&b, '\0');
 		wg_buf_add(&b, e.hash, algo->rawsz);
 	}
-	err = wg_link_check_object(lc, &oid, WG_OBJ_TREE, b.data, b.len);
+	err = wg_link_check_object(lc, shard_of(self), &oid, WG_OBJ_TREE, b.data, b.len);
 	wg_buf_release(&b);
 	return err;
 }
@@ -186,30 +193,35 @@ static void test_malformed(void)
 	self = id('7');
 	for (size_t i = 0; i < sizeof(bad_commits) / sizeof(*bad_commits); i++) {
 		wg_link_check_init(&lc, algo);
-		CHECK_ERR(wg_link_check_object(&lc, &self, WG_OBJ_COMMIT, bad_commits[i],
-					       strlen(bad_commits[i])), WG_ECORRUPT);
-		/* sticky */
+		CHECK_ERR(wg_link_check_object(&lc, (unsigned)i * 9u, &self, WG_OBJ_COMMIT,
+					       bad_commits[i], strlen(bad_commits[i])), WG_ECORRUPT);
+		/* sticky, in that shard and for the whole check */
+		CHECK_ERR(wg_link_check_object(&lc, (unsigned)i * 9u, &self, WG_OBJ_BLOB, "", 0),
+			  WG_ECORRUPT);
 		CHECK_ERR(wg_link_check_finish(&lc, lookup, NULL, true), WG_ECORRUPT);
 		wg_link_check_release(&lc);
 	}
 	wg_link_check_init(&lc, algo);
-	CHECK_ERR(wg_link_check_object(&lc, &self, WG_OBJ_TREE, truncated_tree,
+	CHECK_ERR(wg_link_check_object(&lc, 0, &self, WG_OBJ_TREE, truncated_tree,
 				       sizeof(truncated_tree) - 1), WG_ECORRUPT);
 	wg_link_check_release(&lc);
 	wg_link_check_init(&lc, algo);
-	CHECK_ERR(wg_link_check_object(&lc, &self, WG_OBJ_TREE, bad_mode_tree,
+	CHECK_ERR(wg_link_check_object(&lc, WG_LINK_CHECK_SHARDS - 1, &self, WG_OBJ_TREE, bad_mode_tree,
 				       sizeof(bad_mode_tree) - 1), WG_ECORRUPT);
 	wg_link_check_release(&lc);
 	for (size_t i = 0; i < sizeof(bad_tags) / sizeof(*bad_tags); i++) {
 		wg_link_check_init(&lc, algo);
-		CHECK_ERR(wg_link_check_object(&lc, &self, WG_OBJ_TAG, bad_tags[i],
+		CHECK_ERR(wg_link_check_object(&lc, 1, &self, WG_OBJ_TAG, bad_tags[i],
 					       strlen(bad_tags[i])), WG_ECORRUPT);
 		wg_link_check_release(&lc);
 	}
 	/* blobs name nothing, whatever they hold */
 	wg_link_check_init(&lc, algo);
-	CHECK_OK(wg_link_check_object(&lc, &self, WG_OBJ_BLOB, "tree x\n", 7));
+	CHECK_OK(wg_link_check_object(&lc, 2, &self, WG_OBJ_BLOB, "tree x\n", 7));
 	CHECK_OK(wg_link_check_finish(&lc, lookup, NULL, false));
+	/* there is no shard beyond the last */
+	CHECK_ERR(wg_link_check_object(&lc, WG_LINK_CHECK_SHARDS, &self, WG_OBJ_BLOB, "", 0),
+		  WG_EINVALID);
 	wg_link_check_release(&lc);
 }
 

@@ -220,36 +220,48 @@ static void outcome_release(struct outcome *o)
 	wg_buf_release(&o->depths);
 }
 
-/* Callbacks: the lines on_object saw, a call that fails (the k-th of
+/* Callbacks: the lines on_object saw, per worker (a worker's calls never
+ * overlap; different workers' may), a call that fails (the k-th of
  * on_object, or of progress once deltas are being resolved). */
-struct seen {
+struct worker_seen {
 	char **lines;
 	size_t n, cap;
-	size_t fail_object_at;     /* 0: never */
-	uint32_t cancel_at;        /* 0: never */
-	size_t calls;
-	int in_callback;           /* callbacks never overlap */
-	int overlaps;
+	int in_callback;
 };
 
-static int on_object(const struct wg_oid *oid, enum wg_object_type type, const void *data,
-		     size_t len, void *payload)
+struct seen {
+	struct worker_seen w[WG_INDEXER_THREADS_MAX];
+	size_t fail_object_at;     /* 0: never */
+	uint32_t cancel_at;        /* 0: never */
+	_Atomic size_t calls;
+	int in_callback;           /* progress and fsck's reports never overlap */
+	_Atomic int overlaps;
+};
+
+static int on_object(unsigned worker, const struct wg_oid *oid, enum wg_object_type type,
+		     const void *data, size_t len, void *payload)
 {
 	struct seen *s = payload;
+	struct worker_seen *w;
 	char line[WG_MAX_HEXSZ + 64];
 	int err = 0;
 	(void)data;
-	if (s->in_callback++)
+	if (worker >= WG_INDEXER_THREADS_MAX) {
+		s->overlaps++;
+		return wg_error_set(WG_ERROR, "no worker %u", worker);
+	}
+	w = &s->w[worker];
+	if (w->in_callback++)
 		s->overlaps++;
 	snprintf(line, sizeof(line), "%s %d %zu", wg_oid_hex(oid), (int)type, len);
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->lines = realloc(s->lines, s->cap * sizeof(*s->lines));
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 64;
+		w->lines = realloc(w->lines, w->cap * sizeof(*w->lines));
 	}
-	s->lines[s->n++] = strdup(line);
+	w->lines[w->n++] = strdup(line);
 	if (s->fail_object_at && ++s->calls == s->fail_object_at)
 		err = wg_error_set(WG_EFSCK, "on_object stops here");
-	s->in_callback--;
+	w->in_callback--;
 	return err;
 }
 
@@ -320,21 +332,37 @@ static int run(const struct wg_hash_algo *algo, const struct wg_buf *pack, const
 		CHECK_OK(wg_buf_adds(&path, ".rev"));
 		read_file(wg_buf_cstr(&path), &out->rev);
 		wg_buf_release(&path);
-		if (s->n)
-			qsort(s->lines, s->n, sizeof(*s->lines), cmp_str);
-		for (i = 0; i < s->n; i++)
-			CHECK_OK(wg_buf_printf(&out->objects, "%s\n", s->lines[i]));
+		char **all = NULL;
+		size_t n = 0;
+		unsigned k2;
+		for (k2 = 0; k2 < WG_INDEXER_THREADS_MAX; k2++) {
+			/* only the workers there were */
+			CHECK(k2 < (threads ? threads : WG_INDEXER_THREADS_MAX) || !s->w[k2].n);
+			if (!s->w[k2].n)
+				continue;
+			all = realloc(all, (n + s->w[k2].n) * sizeof(*all));
+			memcpy(all + n, s->w[k2].lines, s->w[k2].n * sizeof(*all));
+			n += s->w[k2].n;
+		}
+		if (n)
+			qsort(all, n, sizeof(*all), cmp_str);
+		for (i = 0; i < n; i++)
+			CHECK_OK(wg_buf_printf(&out->objects, "%s\n", all[i]));
+		free(all);
 		for (k = 0; k < wg_indexer_object_count(ix); k++) {
 			struct wg_indexer_object obj;
 			wg_indexer_object(ix, k, &obj);
 			CHECK_OK(wg_buf_printf(&out->depths, "%u %d\n", obj.depth, (int)obj.type));
 		}
 	}
-	for (i = 0; i < s->n; i++)
-		free(s->lines[i]);
-	free(s->lines);
-	s->lines = NULL;
-	s->n = s->cap = 0;
+	for (unsigned k = 0; k < WG_INDEXER_THREADS_MAX; k++) {
+		struct worker_seen *w = &s->w[k];
+		for (i = 0; i < w->n; i++)
+			free(w->lines[i]);
+		free(w->lines);
+		w->lines = NULL;
+		w->n = w->cap = 0;
+	}
 	s->calls = 0;
 	wg_indexer_free(ix);
 	return err;

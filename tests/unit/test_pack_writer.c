@@ -272,14 +272,28 @@ static void check_idx(struct wg_pack_writer *w, const struct fixture *fx,
 	const unsigned char *trailer = pack + len - fx->algo->rawsz;
 	struct wg_oid sum;
 	uint32_t k;
+	uint32_t *positions = wg_calloc(pr->n ? pr->n : 1, sizeof(*positions));
+	struct wg_buf by_positions = WG_BUF_INIT;
 	for (k = 0; k < pr->n; k++) {
 		e[k].oid = pr->objs[k].oid;
 		e[k].offset = pr->objs[k].offset;
 		e[k].crc32 = pr->objs[k].crc;
+		e[k].tag = k;
+		/* the parser's objects are in pack order */
+		CHECK(!k || pr->objs[k].offset > pr->objs[k - 1].offset);
 	}
 	CHECK_OK(wg_pack_idx_sort(e, pr->n));
 	CHECK_OK(wg_pack_idx_write(&want, fx->algo, e, pr->n, trailer));
 	CHECK_OK(wg_pack_rev_write(&want_rev, fx->algo, e, pr->n, trailer));
+	/* the same .rev from each object's idx position, the tag having
+	 * followed its entry through the sort */
+	for (k = 0; k < pr->n; k++)
+		positions[e[k].tag] = k;
+	CHECK_OK(wg_pack_rev_write_positions(&by_positions, fx->algo, positions, pr->n, trailer));
+	CHECK(by_positions.len == want_rev.len &&
+	      !memcmp(by_positions.data, want_rev.data, want_rev.len));
+	wg_free(positions);
+	wg_buf_release(&by_positions);
 	CHECK_OK(wg_pack_writer_write_idx(w, &idx, &rev));
 	CHECK(idx.len == want.len && !memcmp(idx.data, want.data, idx.len));
 	CHECK(rev.len == want_rev.len && !memcmp(rev.data, want_rev.data, rev.len));
