@@ -13,6 +13,13 @@
 
 option(WG_WASM_CHECKS "WASM unit tests: -sASSERTIONS, -sSTACK_OVERFLOW_CHECK=2, -sSAFE_HEAP" ON)
 set(WG_WASM_STACK_SIZE "4MB" CACHE STRING "stack size of WebAssembly programs")
+# The threaded variant of the JS package's module (wasm/wasm.cmake): every
+# object compiled with -pthread (shared memory, atomics), the indexer's pool
+# on Web Workers. A configuration of its own: such objects do not link into
+# the single-threaded module.
+option(WG_WASM_THREADS "WebAssembly build with threads (-pthread)" OFF)
+# Whether the JS package (wasm/wasm.cmake) also holds the threaded module.
+option(WG_WASM_PACKAGE_THREADS "build the threaded module into the JS package too" ON)
 
 function(wg_node_program target)
 endfunction()
@@ -44,6 +51,11 @@ if(EMSCRIPTEN_VERSION VERSION_GREATER_EQUAL 3.1.27)
   set(WG_WASM_STACK_OPTION "-sSTACK_SIZE=${WG_WASM_STACK_SIZE}")
 else()
   set(WG_WASM_STACK_OPTION "-sTOTAL_STACK=${WG_WASM_STACK_SIZE}")
+endif()
+
+if(WG_WASM_THREADS)
+  add_compile_options(-pthread)
+  add_link_options(-pthread)
 endif()
 
 set(WG_NODE_ENV_JS "${CMAKE_CURRENT_LIST_DIR}/node-env.js")

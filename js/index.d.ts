@@ -21,6 +21,17 @@ export interface InitOptions {
    */
   wasm?: BufferSource | WebAssembly.Module | Response | Promise<Response> | URL | string;
   /**
+   * Resolve a clone's or fetch's deltas on threads (the package's
+   * webgit-mt module, Web Workers sharing its memory). Default: where the
+   * runtime allows it and `wasm` is not given: Node, and pages and Workers
+   * that are cross-origin isolated (served with
+   * `Cross-Origin-Opener-Policy: same-origin` and
+   * `Cross-Origin-Embedder-Policy: require-corp`) with webgit-mt.mjs,
+   * webgit-mt.wasm and webgit-mt.worker.cjs served beside index.js. Else,
+   * or with false, the single-threaded module. See memoryUsage().threads.
+   */
+  threads?: boolean;
+  /**
    * Where repositories live. Default: what the runtime has.
    * - "node": the disk, through Node's fs API (Node; Deno and Bun through
    *   their Node compatibility). The default there; in Deno it needs
@@ -112,8 +123,8 @@ export interface Limits {
 export function setLimits(limits?: Limits): Promise<Required<{ [K in keyof Limits]: number }>>;
 /** The limits in force. */
 export function getLimits(): Promise<Required<{ [K in keyof Limits]: number }>>;
-/** The WebAssembly instance's memory: heapBytes is its linear memory's size (it only grows: the peak since loading). */
-export function memoryUsage(): Promise<{ heapBytes: number }>;
+/** The WebAssembly instance's memory: heapBytes is its linear memory's size (it only grows: the peak since loading); threads, how many threads resolve deltas besides the caller's (0: the single-threaded module). */
+export function memoryUsage(): Promise<{ heapBytes: number; threads: number }>;
 
 export interface RequestStats {
   method: string;

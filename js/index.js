@@ -14,7 +14,7 @@
 //   branches.js   branches and tags (git branch, git tag)
 
 import {
-  loadModule, ready, check, withStrings, limitsSpec, currentLimits, M,
+  loadModule, ready, check, withStrings, limitsSpec, currentLimits, M, threads,
 } from './runtime.js';
 import { setStorageMode, storageMode, listDirs, deleteDir } from './storage.js';
 import {
@@ -38,6 +38,8 @@ import {
  * to pass options), and with `dir`, create a repository there (`git init`).
  *   wasm:    the module's bytes or a compiled WebAssembly.Module (workerd
  *            imports it); default: webgit.wasm next to this file.
+ *   threads: false: the single-threaded module even where the threaded
+ *            one would load (see index.d.ts).
  *   storage: 'node' | 'idb' | 'memory' (default: what the runtime has).
  *   dir, bare, objectFormat ('sha256' | 'sha1'), refFormat ('reftable' |
  *            'files'), defaultBranch ('main'): for `git init`.
@@ -96,10 +98,11 @@ export async function getLimits() {
 }
 
 /** The WebAssembly instance's memory: heapBytes, the size of its linear
- * memory (which only grows, so it is the peak since loading). */
+ * memory (which only grows, so it is the peak since loading); threads,
+ * the threads of the threaded module (0: the single-threaded one). */
 export async function memoryUsage() {
   await ready();
-  return { heapBytes: M.HEAPU8.byteLength };
+  return { heapBytes: M.HEAPU8.byteLength, threads };
 }
 
 /** readTree under its older name. */

@@ -8,8 +8,6 @@
 // (instantiateWasm), so the same code loads in a page, a Worker, Node, Deno
 // and workerd (which can only import a precompiled WebAssembly.Module).
 
-import createWebgit from './webgit.mjs';
-
 /** The instantiated module (a live binding: null until loaded). */
 export let M = null;
 /** What the core returns when an iteration or operation is over. */
@@ -144,9 +142,59 @@ async function compileResponse(res) {
   return compileBytes(await res.arrayBuffer());
 }
 
-async function load({ wasm } = {}) {
+// How many threads the threaded module may use: the cores the runtime
+// reports (at most 4: each is a Worker holding an instance), or 0 where it
+// has none to give. Threads need SharedArrayBuffer and Workers that can
+// share it: Node, and pages or Workers that are cross-origin isolated
+// (served with COOP and COEP headers). Deno, Bun and workerd get the
+// single-threaded module.
+function threadCount() {
+  if (typeof SharedArrayBuffer !== 'function') return 0;
+  let cores = 0;
+  if (isNode && node) {
+    try {
+      const os = node.require('os');
+      cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+    } catch {
+      cores = 0;
+    }
+  } else if (host === 'browser' && globalThis.crossOriginIsolated === true && typeof Worker === 'function') {
+    cores = globalThis.navigator?.hardwareConcurrency || 0;
+  }
+  return cores >= 2 ? Math.min(cores, 4) : 0;
+}
+
+/** Whether the loaded module resolves deltas on threads (for tests and
+ * benchmarks). */
+export let threads = 0;
+
+// The threaded module's files, beside this one. Named through a variable
+// so that bundlers neither bundle its glue nor copy its 700 KB module into
+// every app: a bundled page loads the single-threaded module (the import
+// below fails there), an app that serves the package's files as they are
+// (Node, the demo) gets threads.
+const here = import.meta.url;
+const mtGlue = 'webgit-mt.mjs';
+
+async function load({ wasm, threads: want } = {}) {
   node = await loadNodeApi();
-  const mod = await compileWasm(wasm);
+  const n = want === false || wasm !== undefined ? 0 : threadCount();
+  if (n) {
+    try {
+      const mt = await import(/* @vite-ignore */ /* webpackIgnore: true */ new URL(mtGlue, here).href);
+      const mod = await compileWasm(new URL('webgit-mt.wasm', here));
+      await instantiate(mt.default, mod, n);
+      return;
+    } catch {
+      // not there (a bundled page, a build without it) or refused: the
+      // single-threaded module
+    }
+  }
+  const glue = await import('./webgit.mjs');
+  await instantiate(glue.default, await compileWasm(wasm), 0);
+}
+
+async function instantiate(factory, mod, nthreads) {
   let failInstantiate;
   const failed = new Promise((_, reject) => { failInstantiate = reject; });
   const moduleArg = {
@@ -155,7 +203,8 @@ async function load({ wasm } = {}) {
       WebAssembly.instantiate(mod, imports).then((inst) => receive(inst, mod), failInstantiate);
       return {};
     },
-    locateFile: (p) => p,
+    // the threaded module's Workers' script, beside this file
+    locateFile: (p) => (nthreads ? new URL(p, here) : p),
     print: () => {},
     printErr: () => {},
     wgjsProgress: onProgress,
@@ -167,7 +216,14 @@ async function load({ wasm } = {}) {
     moduleArg.nodeDirname = node.path.dirname(new URL(import.meta.url).pathname);
     moduleArg.wgjsHostFs = hostFs;
   }
-  const m = await Promise.race([createWebgit(moduleArg), failed]);
+  if (nthreads) {
+    moduleArg.wgjsThreads = nthreads;
+    // each Worker imports the glue itself, from where this file is
+    moduleArg.mainScriptUrlOrBlob = new URL(mtGlue, here).href;
+  }
+  const m = await Promise.race([factory(moduleArg), failed]);
+  if (nthreads) threadedModule(m);
+  threads = nthreads;
   fixSymlinks(m);
   if (node && process.platform !== 'win32') m._wgjs_host_fs_install();
   ITEROVER = m._wgjs_iterover();
@@ -177,6 +233,29 @@ async function load({ wasm } = {}) {
   m._wgjs_set_pack_cache_budget(PACK_CACHE_BYTES);
   scratch = m._malloc(4);
   M = m;
+}
+
+// The threaded module's memory is shared: when a thread grows it, the
+// glue's views on this thread still see the old length until the glue
+// itself next looks. Every M.HEAPU8 / M.HEAPU32 the API reads is made
+// current here. In Node, the pool's idle Workers must not keep the
+// process alive.
+function threadedModule(m) {
+  for (const [name, View] of [['HEAPU8', Uint8Array], ['HEAPU32', Uint32Array]]) {
+    let view = m[name];
+    Object.defineProperty(m, name, {
+      configurable: true,
+      get() {
+        const b = m.wasmMemory.buffer;
+        if (view.buffer !== b) view = new View(b);
+        return view;
+      },
+      set(v) { view = v; },
+    });
+  }
+  if (isNode) {
+    for (const w of m.PThread.unusedWorkers) if (typeof w.unref === 'function') w.unref();
+  }
 }
 
 // Symbolic links as a working tree needs them. The glue's FS.readlink

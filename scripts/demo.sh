@@ -155,7 +155,7 @@ demo_web() {
 
 	# pushes want credentials (demo / demo), as a real server's would
 	local args=(--root "$DEMO_WORK/repos" --static "$ROOT/web-demo" --mount "/webgit/=$build/js"
-		--mount "/editor/=$build/pages/editor" --mount "/forge/=$build/pages/forge" --auth demo:demo --log "$DEMO_WORK/server/access.log")
+		--mount "/editor/=$build/pages/editor" --mount "/forge/=$build/pages/forge" --auth demo:demo --isolate --log "$DEMO_WORK/server/access.log")
 	if [ "$explicit_port" = 0 ] && port_taken "$port"; then
 		echo "port $port is taken; using a free one" >&2
 		port=0

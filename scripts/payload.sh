@@ -35,6 +35,19 @@ for f in webgit.wasm webgit.mjs $(cd "$ROOT/js" && ls ./*.js | sed 's|^\./||'); 
 	raw_total=$((raw_total + r)) gz_total=$((gz_total + g))
 done
 line "as built, total" "$raw_total" "$gz_total"
+# The threaded variant, which a cross-origin isolated page served the
+# package as it is loads instead of webgit.wasm and webgit.mjs (never
+# bundled: js/runtime.js names it through a variable).
+if [ -f "$JS_DIR/webgit-mt.wasm" ]; then
+	mt_raw=0 mt_gz=0
+	for f in webgit-mt.wasm webgit-mt.mjs webgit-mt.worker.cjs; do
+		r=$(stat -c %s "$JS_DIR/$f") g=$(gz "$JS_DIR/$f")
+		line "$f" "$r" "$g"
+		mt_raw=$((mt_raw + r)) mt_gz=$((mt_gz + g))
+	done
+	line "threaded, as built" "$((raw_total - $(stat -c %s "$JS_DIR/webgit.wasm") - $(stat -c %s "$JS_DIR/webgit.mjs") + mt_raw))" \
+		"$((gz_total - $(gz "$JS_DIR/webgit.wasm") - $(gz "$JS_DIR/webgit.mjs") + mt_gz))"
+fi
 
 if [ -x "$ESBUILD" ]; then
 	tmp=$(mktemp -d)

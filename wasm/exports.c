@@ -25,6 +25,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#ifdef __EMSCRIPTEN_PTHREADS__
+#include <emscripten/threading.h>
+#endif
+
 #include "exports.h"
 #include "pack/pack_cache.h"
 #include "util/error.h"
@@ -106,6 +110,17 @@ API void wgjs_set_pack_cache_budget(double bytes)
 }
 
 /* --- object ids ---------------------------------------------------------------------------- */
+
+void wgjs_on_main_thread(void (*fn)(void *), void *arg)
+{
+#ifdef __EMSCRIPTEN_PTHREADS__
+	if (!emscripten_is_main_runtime_thread()) {
+		emscripten_sync_run_in_main_runtime_thread(EM_FUNC_SIG_VI, fn, arg);
+		return;
+	}
+#endif
+	fn(arg);
+}
 
 static char hexbuf[WG_MAX_HEXSZ + 1];
 

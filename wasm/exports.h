@@ -12,6 +12,13 @@
 
 #define API EMSCRIPTEN_KEEPALIVE
 
+/* Run fn(arg) where the host's JavaScript lives: at once on the module's
+ * main thread, and from another thread (the threaded build's indexer
+ * workers: their JavaScript has no Module.wgjsHostFs, no progress
+ * callback) synchronously on the main thread, which runs it while it
+ * waits for those threads (util/thread.h: wg_thread_caller_serves). */
+void wgjs_on_main_thread(void (*fn)(void *), void *arg);
+
 /* An object id in hex, in a buffer shared by every export: valid until the
  * next call that returns an id (JavaScript copies it out at once). */
 const char *wgjs_hex(const struct wg_oid *oid);

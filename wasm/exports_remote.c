@@ -13,6 +13,10 @@
 #include "remote/remote_fetch.h"
 #include "remote/remote_push.h"
 #include "remote/static_read.h"
+#ifdef __EMSCRIPTEN_PTHREADS__
+#include <emscripten/threading.h>
+#include <stdatomic.h>
+#endif
 #include "util/error.h"
 
 /* --- network operations ------------------------------------------------------------------ */
@@ -29,10 +33,38 @@ EM_JS(void, wgjs_progress_js, (int token, const char *phase, double done, double
 				       !!warning, !!notice);
 });
 
+struct progress_call {
+	const struct wg_remote_progress *p;
+	int token;
+};
+
+static void progress_main(void *arg)
+{
+	const struct progress_call *c = arg;
+	const struct wg_remote_progress *p = c->p;
+	wgjs_progress_js(c->token, p->phase, (double)p->done, (double)p->total, (double)p->bytes,
+			 p->finished, p->remote, p->line, p->warning, p->notice);
+}
+
+/* From the indexer's workers too, in the threaded build: there each call
+ * waits until the main thread, which polls for them about every
+ * millisecond while it waits for the workers, has run it. Per object that
+ * made a clone forty times slower, so a worker passes on at most one
+ * report per PROGRESS_WORKER_MS (the main thread's are all passed on, the
+ * last of a phase among them). */
+#define PROGRESS_WORKER_MS 100
 static void on_progress(const struct wg_remote_progress *p, void *payload)
 {
-	wgjs_progress_js((int)(intptr_t)payload, p->phase, (double)p->done, (double)p->total,
-			 (double)p->bytes, p->finished, p->remote, p->line, p->warning, p->notice);
+	struct progress_call c = { p, (int)(intptr_t)payload };
+#ifdef __EMSCRIPTEN_PTHREADS__
+	static _Atomic long long next_ms;
+	if (!emscripten_is_main_runtime_thread() && !p->finished) {
+		long long now = (long long)emscripten_get_now(), due = next_ms;
+		if (now < due || !atomic_compare_exchange_strong(&next_ms, &due, now + PROGRESS_WORKER_MS))
+			return;
+	}
+#endif
+	wgjs_on_main_thread(progress_main, &c);
 }
 
 /* ls-remote of `url`; `prefixes` is an array of `nprefixes` strings (only

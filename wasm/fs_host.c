@@ -75,11 +75,21 @@ enum host_op {
 
 /* One call of the host's: its result (>= 0), -errno, or WGJS_NOT_HOST for
  * a path that is not the host's. */
-EM_JS(double, wgjs_host_call_js, (int op, const char *path, const char *path2, int fd,
+EM_JS(double, host_call_js, (int op, const char *path, const char *path2, int fd,
 				   double a, double b, double c), {
 	var h = Module['wgjsHostFs'];
-	if (!h)
-		return -1000;
+	if (!h) {
+		// a thread's Worker in Node (the threaded build): a read of a
+		// host descriptor is Node's, whichever thread makes it
+		var req = globalThis['require'];
+		if (op !== 9 || path || typeof req !== 'function')
+			return -1000;
+		try {
+			return req('fs').readSync(fd, new Uint8Array(wasmMemory.buffer), a >>> 0, b, c < 0 ? null : c);
+		} catch (e) {
+			return -29;
+		}
+	}
 	return h.call(op, path ? UTF8ToString(path) : null, path2 ? UTF8ToString(path2) : null,
 		      fd, a, b, c);
 });
@@ -88,7 +98,7 @@ EM_JS(double, wgjs_host_call_js, (int op, const char *path, const char *path2, i
  * path is NULL) into v[0..11] (dev, ino, mode, nlink, uid, gid, rdev, size,
  * blocks, atime, mtime, ctime: seconds); 0 done, -errno failed,
  * WGJS_NOT_HOST. */
-EM_JS(int, wgjs_host_stat_js, (const char *path, int fd, int follow, double *v), {
+EM_JS(int, host_stat_js, (const char *path, int fd, int follow, double *v), {
 	var h = Module['wgjsHostFs'];
 	if (!h)
 		return -1000;
@@ -116,7 +126,7 @@ EM_JS(int, wgjs_host_stat_js, (const char *path, int fd, int follow, double *v),
  * a malloc()ed buffer whose length goes to *len; NULL with *len -errno on
  * failure, NULL with *len WGJS_NOT_HOST for a path that is not the
  * host's. readlink() uses it too: one name, the link's target. */
-EM_JS(char *, wgjs_host_names_js, (const char *path, int link, int *len), {
+EM_JS(char *, host_names_js, (const char *path, int link, int *len), {
 	var h = Module['wgjsHostFs'];
 	var names = h ? (link ? h.readlink : h.readdir)(UTF8ToString(path)) : -1000;
 	if (typeof names === 'number') {
@@ -137,6 +147,62 @@ EM_JS(char *, wgjs_host_names_js, (const char *path, int link, int *len), {
 	HEAP32[len >> 2] = n;
 	return buf;
 });
+
+/* The three calls as the rest of this file makes them, from any thread:
+ * the host's JavaScript is on the main thread (wgjs_on_main_thread). */
+struct host_call {
+	int op, fd, follow, link;
+	const char *path, *path2;
+	double a, b, c, *v, result;
+	int *len;
+	char *names;
+};
+
+static void host_call_main(void *arg)
+{
+	struct host_call *h = arg;
+	h->result = host_call_js(h->op, h->path, h->path2, h->fd, h->a, h->b, h->c);
+}
+
+static double wgjs_host_call_js(int op, const char *path, const char *path2, int fd, double a,
+				double b, double c)
+{
+	struct host_call h = { .op = op, .path = path, .path2 = path2, .fd = fd, .a = a, .b = b, .c = c };
+	if (op == OP_READ) {
+		/* on a Node Worker, at once (host_call_js) */
+		h.result = host_call_js(op, path, path2, fd, a, b, c);
+		if (h.result != WGJS_NOT_HOST)
+			return h.result;
+	}
+	wgjs_on_main_thread(host_call_main, &h);
+	return h.result;
+}
+
+static void host_stat_main(void *arg)
+{
+	struct host_call *h = arg;
+	h->result = host_stat_js(h->path, h->fd, h->follow, h->v);
+}
+
+static int wgjs_host_stat_js(const char *path, int fd, int follow, double *v)
+{
+	struct host_call h = { .path = path, .fd = fd, .follow = follow, .v = v };
+	wgjs_on_main_thread(host_stat_main, &h);
+	return (int)h.result;
+}
+
+static void host_names_main(void *arg)
+{
+	struct host_call *h = arg;
+	h->names = host_names_js(h->path, h->link, h->len);
+}
+
+static char *wgjs_host_names_js(const char *path, int link, int *len)
+{
+	struct host_call h = { .path = path, .link = link, .len = len };
+	wgjs_on_main_thread(host_names_main, &h);
+	return h.names;
+}
 
 static bool is_host_fd(int fd)
 {

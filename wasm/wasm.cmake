@@ -31,7 +31,9 @@
 #   .wasm itself.
 # - the glue installs no process-wide handlers (NODEJS_CATCH_*=0) and never
 #   exits the process (EXIT_RUNTIME=0, no main()).
-# - no Asyncify, no threads, no eval (DYNAMIC_EXECUTION=0, for workerd).
+# - no Asyncify, no eval (DYNAMIC_EXECUTION=0, for workerd); threads only
+#   in the threaded variant (WG_WASM_THREADS, built into the same package
+#   as <build>/mt unless WG_WASM_PACKAGE_THREADS is OFF).
 include_guard(GLOBAL)
 
 if(NOT EMSCRIPTEN)
@@ -83,8 +85,17 @@ function(wg_wasm_js_target)
   else()
     set(stack "-sTOTAL_STACK=4MB")
   endif()
+  # The threaded variant (WG_WASM_THREADS) is webgit-mt.{mjs,wasm} plus
+  # the Workers' script, for js/runtime.js to load beside the plain one.
+  set(incoming instantiateWasm,wasmBinary,locateFile,print,printErr,nodeRequire,nodeDirname,wgjsProgress,wgjsHostFs)
+  if(WG_WASM_THREADS)
+    set(name webgit-mt)
+    string(APPEND incoming ,wgjsThreads)
+  else()
+    set(name webgit)
+  endif()
   set_target_properties(webgit_js PROPERTIES
-    OUTPUT_NAME webgit SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY "${out}")
+    OUTPUT_NAME ${name} SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY "${out}")
   target_link_options(webgit_js PRIVATE
     -O2 -g0
     -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createWebgit
@@ -95,8 +106,21 @@ function(wg_wasm_js_target)
     -sEXIT_RUNTIME=0 -sINVOKE_RUN=0
     "-sEXPORTED_FUNCTIONS=_malloc,_free"
     "-sEXPORTED_RUNTIME_METHODS=FS,NODEFS,IDBFS,HEAPU8,HEAPU32,UTF8ToString,stringToUTF8,lengthBytesUTF8"
-    "-sINCOMING_MODULE_JS_API=instantiateWasm,wasmBinary,locateFile,print,printErr,nodeRequire,nodeDirname,wgjsProgress,wgjsHostFs"
+    "-sINCOMING_MODULE_JS_API=${incoming}"
     "SHELL:--pre-js \"${WG_WASM_DIR}/pre.js\"")
+  if(WG_WASM_THREADS)
+    # A pool of Workers made at load, as many as the host asks for
+    # (js/runtime.js: Module.wgjsThreads), each with the module compiled
+    # once: a thread can only start while its creator returns to the event
+    # loop otherwise, and the indexer's caller waits instead. A thread
+    # beyond the pool is refused (the indexer does that work itself).
+    target_link_options(webgit_js PRIVATE
+      "-sPTHREAD_POOL_SIZE=Module.wgjsThreads" -sPTHREAD_POOL_SIZE_STRICT=2)
+    # The Workers' script is CommonJS in Node: .cjs, as the package is
+    # "type": "module" (wasm/threads_glue.cmake renames it in the glue).
+    add_custom_command(TARGET webgit_js POST_BUILD
+      COMMAND "${CMAKE_COMMAND}" -DDIR=${out} -DNAME=${name} -P "${WG_WASM_DIR}/threads_glue.cmake")
+  endif()
   # e.g. -DWG_WASM_EXTRA_LINK_OPTIONS=--profiling-funcs: function names in
   # profiles (node --cpu-prof).
   if(WG_WASM_EXTRA_LINK_OPTIONS)
@@ -110,10 +134,35 @@ function(wg_wasm_js_target)
   list(APPEND wg_js_files "${WG_JS_SOURCE_DIR}/../LICENSE")
   add_custom_command(TARGET webgit_js POST_BUILD
     COMMAND "${CMAKE_COMMAND}" -E copy_if_different ${wg_js_files} "${out}/")
+  # The threaded variant goes into the same package: configured and built
+  # as a project of its own in <build>/mt (its objects are compiled with
+  # -pthread and cannot share this build's), same build type, its three
+  # files copied beside webgit.mjs. js/runtime.js picks one at load.
+  set(mt_files)
+  set(mt_target)
+  if(NOT WG_WASM_THREADS AND WG_WASM_PACKAGE_THREADS)
+    include(ExternalProject)
+    set(mt "${CMAKE_BINARY_DIR}/mt")
+    ExternalProject_Add(webgit_js_mt
+      SOURCE_DIR "${CMAKE_SOURCE_DIR}"
+      BINARY_DIR "${mt}"
+      CMAKE_ARGS
+        "-DCMAKE_TOOLCHAIN_FILE=${CMAKE_TOOLCHAIN_FILE}"
+        "-DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}"
+        "-DCMAKE_PROJECT_INCLUDE=${WG_WASM_DIR}/wasm.cmake"
+        "-DWG_DEPS_DIR=${WG_DEPS_DIR}" "-DWG_WERROR=${WG_WERROR}"
+        "-DWG_NODE_PATH=${WG_NODE_PATH}" -DWG_WASM_THREADS=ON
+      # the parent's make (and its jobs), this one target only
+      BUILD_COMMAND $(MAKE) webgit_js
+      INSTALL_COMMAND ""
+      BUILD_ALWAYS ON)
+    set(mt_files "${mt}/js/webgit-mt.mjs" "${mt}/js/webgit-mt.wasm" "${mt}/js/webgit-mt.worker.cjs")
+    set(mt_target webgit_js_mt)
+  endif()
   # The copies must follow edits of js/ even when the C did not change.
   add_custom_target(webgit_js_files ALL
-    COMMAND "${CMAKE_COMMAND}" -E copy_if_different ${wg_js_files} "${out}/"
-    DEPENDS webgit_js
+    COMMAND "${CMAKE_COMMAND}" -E copy_if_different ${wg_js_files} ${mt_files} "${out}/"
+    DEPENDS webgit_js ${mt_target}
     COMMENT "webgit JS package in ${out}")
 endfunction()
 

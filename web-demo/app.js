@@ -203,6 +203,7 @@ async function connect() {
 
 const state = {
   client: null,
+  threads: 0,         // the threads webgit resolves deltas on (0: one)
   repos: [],          // repository directories, sorted
   dir: null,          // the one shown
   refs: null,         // the worker's refs() answer for dir
@@ -742,15 +743,17 @@ async function main() {
   els.samples.replaceChildren(...SAMPLES.map((s) => h('option', { value: `${location.origin}/git/${s}.git` })));
   try {
     state.client = await connect();
-    const { storage } = await call('hello');
+    const { storage, threads } = await call('hello');
     state.persistent = storage === 'idb';
+    state.threads = threads || 0;
   } catch (e) {
     els.status.textContent = 'webgit did not load';
     els.clone.disabled = true;
     showError('Cannot load webgit from ./webgit/index.js', e);
     return;
   }
-  els.status.textContent = `webgit runs in ${state.client.mode === 'worker' ? 'a Web Worker' : 'the page'}; ` +
+  els.status.textContent = `webgit runs in ${state.client.mode === 'worker' ? 'a Web Worker' : 'the page'}` +
+    (state.threads ? ` with ${state.threads} threads for clones; ` : '; ') +
     (state.persistent ? 'repositories are kept in this browser (IndexedDB).'
       : 'without IndexedDB here, repositories are kept in memory only: they are gone after a reload.');
   const last = store.get('current', null);

@@ -84,8 +84,10 @@ async function clone({ url, dir, depth }, { signal, progress }) {
 // Load the module now, so that a page that cannot load it says so at once.
 async function hello() {
   await webgit.init();
-  // 'idb' (kept in IndexedDB), 'memory' (gone with the page) or 'node'.
-  return { storage: webgit.storage() };
+  // 'idb' (kept in IndexedDB), 'memory' (gone with the page) or 'node';
+  // threads: 0 unless the page is cross-origin isolated (scripts/demo.sh
+  // serves it so), then the threads a clone resolves deltas on.
+  return { storage: webgit.storage(), threads: (await webgit.memoryUsage()).threads };
 }
 
 export const handlers = { hello, clone, refs, resolve, tree, file, log, repos, deleteRepo };

@@ -94,7 +94,8 @@ function pickFile() {
 before(async () => {
   tmp = makeTmp('demo');
   git = gitIn(tmp);
-  server = startServer(tmp, ['--static', DEMO, '--mount', `/webgit/=${JS_DIR}`,
+  // cross-origin isolated, as scripts/demo.sh serves it: the threaded module
+  server = startServer(tmp, ['--static', DEMO, '--mount', `/webgit/=${JS_DIR}`, '--isolate',
     '--log', path.join(tmp, 'access.log')]);
   base = server.base;
 });
@@ -132,6 +133,10 @@ test('web demo: clone, pick a ref, browse, read a file, reload (IndexedDB)', { t
     await page.waitForSelector('body[data-ready="true"]');
     assert.equal(await page.inputValue('#url'), defaultUrl, 'the URL field defaults to the sample repository');
     assert.match(await page.textContent('#status'), /Web Worker/, 'webgit runs in a worker');
+    // served cross-origin isolated: the threaded module (two cores or more)
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    if (cores >= 2) assert.match(await page.textContent('#status'), /with \d+ threads/, 'the threaded module');
     assert.ok(await page.isVisible('#empty'), 'a fresh browser has no repository yet');
   });
 

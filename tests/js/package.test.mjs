@@ -140,11 +140,12 @@ function checkRun(got, dir, label) {
   }
 }
 
-test('npm pack: the package holds the modules, the glue, the .wasm, types, README, changelog and licence', () => {
+test('npm pack: the package holds the modules, the glue, the .wasm, its threaded variant, types, README, changelog and licence', () => {
   const files = packed.files.map((f) => f.path).sort();
   const modules = fs.readdirSync(path.join(ROOT, 'js')).filter((f) => f.endsWith('.js'));
   assert.deepEqual(files, ['CHANGELOG.md', 'LICENSE', 'README.md', 'index.d.ts', 'package.json',
-    'webgit.mjs', 'webgit.wasm', ...modules].sort());
+    'webgit.mjs', 'webgit.wasm', 'webgit-mt.mjs', 'webgit-mt.wasm', 'webgit-mt.worker.cjs',
+    ...modules].sort());
   const installed = path.join(project, 'node_modules/webgit');
   const pkg = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
   assert.equal(pkg.license, 'MIT');

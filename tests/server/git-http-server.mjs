@@ -31,6 +31,9 @@
 //                     under /git/). The web demo: --static web-demo
 //                     --mount /webgit/=<build>/js
 //   --cors            answer CORS preflights and add Access-Control-* headers
+//   --isolate         send the static files with COOP and COEP headers, so
+//                     that the pages are cross-origin isolated (webgit's
+//                     threaded module loads there)
 //                     (for pages served from another origin)
 //   --log FILE        append one line per request to FILE (format below)
 //
@@ -86,14 +89,14 @@ function usage(msg) {
 	process.stderr.write('usage: git-http-server.mjs --root DIR [--host 127.0.0.1] [--port N] ' +
 		'[--pid-file FILE] [--port-file FILE] [--git PATH] [--v0] [--auth USER:PASS] [--auth-all] ' +
 		'[--redirect-to BASE] ' +
-		'[--static DIR] [--mount /PREFIX/=DIR]... [--cors] [--log FILE]\n');
+		'[--static DIR] [--mount /PREFIX/=DIR]... [--cors] [--isolate] [--log FILE]\n');
 	process.exit(2);
 }
 
 function parseArgs(argv) {
 	const opt = parseServerArgs(argv, usage, {
 		values: [['--auth', 'auth'], ['--static', 'staticDir'], ['--redirect-to', 'redirectTo']],
-		flags: [['--v0', 'v0'], ['--cors', 'cors'], ['--auth-all', 'authAll']],
+		flags: [['--v0', 'v0'], ['--cors', 'cors'], ['--auth-all', 'authAll'], ['--isolate', 'isolate']],
 		repeated: [['--mount', 'mounts']],
 	});
 	opt.mounts = opt.mounts.map((v) => {
@@ -345,6 +348,7 @@ function serveGit(req, res, pathInfo, query) {
 const MIME = {
 	'.html': 'text/html; charset=utf-8', '.htm': 'text/html; charset=utf-8',
 	'.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+	'.cjs': 'text/javascript; charset=utf-8',
 	'.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8',
 	'.map': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
 	'.txt': 'text/plain; charset=utf-8', '.md': 'text/markdown; charset=utf-8',
@@ -398,12 +402,18 @@ function serveStatic(req, res, urlPath) {
 	let real;
 	try { real = fs.realpathSync(target); } catch { return sendText(res, 404, 'not found\n'); }
 	if (!inside(mount.real, real)) return sendText(res, 403, 'forbidden\n');
-	res.writeHead(200, {
+	const headers = {
 		'Content-Type': MIME[path.extname(target).toLowerCase()] || 'application/octet-stream',
 		'Content-Length': st.size,
 		// A dev server: always fetch the latest build.
 		'Cache-Control': 'no-cache',
-	});
+	};
+	if (opt.isolate) {
+		// cross-origin isolated: SharedArrayBuffer, so webgit's threads
+		headers['Cross-Origin-Opener-Policy'] = 'same-origin';
+		headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
+	}
+	res.writeHead(200, headers);
 	if (req.method === 'HEAD') return res.end();
 	fs.createReadStream(target).on('error', () => res.destroy()).pipe(res);
 }
