@@ -13,15 +13,22 @@
 #                   tests/server/make-repos.sh --big (12000 commits, one ~78 MB
 #                   pack); small, the first SMALL_COMMITS (default 2000)
 #                   first-parent commits of big's main and the tags on them,
-#                   for trying the script out quickly.
+#                   for trying the script out quickly; history, the
+#                   real-history-shaped repository of
+#                   scripts/gen-history-repo.sh (21000 commits, 175k
+#                   objects, mostly deltas, a 20 MB pack).
 #   --runs N        RUNS: runs per tool and mode, the table shows the median
 #                   (default 3).
 #   --timeout S     TIMEOUT: seconds one clone may take before it is killed
 #                   and reported as "timeout" (default 900: isomorphic-git
 #                   on the big pack takes minutes). A tool that times out in
 #                   a mode is not run again in that mode.
-#   --tools LIST    TOOLS: which of git, webgit-wasm, isomorphic-git (default
-#                   all three).
+#   --tools LIST    TOOLS: which of git, webgit-wasm, webgit-wasm-1t,
+#                   isomorphic-git (default git webgit-wasm isomorphic-git).
+#                   webgit-wasm loads as in any Node program: the threaded
+#                   module where there are two cores or more;
+#                   webgit-wasm-1t is the same package with
+#                   init({ threads: false }), the single-threaded module.
 #   --modes LIST    MODES: full and/or depth1 (default both).
 # Environment only:
 #   GIT        reference git (default .cache/git-ref/bin/git; also runs the
@@ -161,7 +168,7 @@ export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
 
 # ---- the WebAssembly JS package ---------------------------------------------------
 JS_DIR=$WASM_BUILD/js
-if [ "${WASM_BUILD_SKIP:-0}" != 1 ] && has_tool webgit-wasm; then
+if [ "${WASM_BUILD_SKIP:-0}" != 1 ] && { has_tool webgit-wasm || has_tool webgit-wasm-1t; }; then
 	echo "building the WebAssembly JS package (Release) in $WASM_BUILD ..." >&2
 	mkdir -p "$WASM_BUILD"
 	if ! {
@@ -175,7 +182,7 @@ if [ "${WASM_BUILD_SKIP:-0}" != 1 ] && has_tool webgit-wasm; then
 		exit 1
 	fi
 fi
-if has_tool webgit-wasm; then
+if { has_tool webgit-wasm || has_tool webgit-wasm-1t; }; then
 	for f in index.js webgit.mjs webgit.wasm; do
 		[ -f "$JS_DIR/$f" ] || { echo "no $JS_DIR/$f" >&2; exit 1; }
 	done
@@ -215,6 +222,11 @@ if [ "$SIZE" = small ] && [ "$(cat "$REPOS/small.ok" 2>/dev/null)" != "$SMALL_CO
 	"$GIT" --git-dir="$REPOS/small.git" pack-refs --all
 	echo "$SMALL_COMMITS" >"$REPOS/small.ok"
 fi
+if [ "$SIZE" = history ] && [ ! -f "$REPOS/history.ok" ]; then
+	echo "making $REPOS/history.git (about a minute and a half) ..." >&2
+	GIT=$GIT "$ROOT/scripts/gen-history-repo.sh" "$REPOS" >"$W/gen-history.log" 2>&1 ||
+		{ tail -n 20 "$W/gen-history.log" >&2; exit 1; }
+fi
 REPO=$REPOS/$SIZE.git
 
 # ---- the server ----------------------------------------------------------------------
@@ -241,9 +253,10 @@ clone_cmd() {
 		printf '%s\n' "$GIT" clone -q --no-checkout
 		[ "$mode" = depth1 ] && printf '%s\n' --depth 1
 		printf '%s\n' "$URL" "$dir" ;;
-	webgit-wasm|isomorphic-git)
-		printf '%s\n' "$NODE" "$ROOT/tests/bench/clone-wasm.mjs" "$tool" "$URL" "$dir" \
+	webgit-wasm|webgit-wasm-1t|isomorphic-git)
+		printf '%s\n' "$NODE" "$ROOT/tests/bench/clone-wasm.mjs" "${tool%-1t}" "$URL" "$dir" \
 			--js-dir "$JS_DIR" --out "$out"
+		[ "$tool" = webgit-wasm-1t ] && printf '%s\n' --no-threads
 		[ "$mode" = depth1 ] && printf '%s\n' --depth 1 --single-branch
 		;;
 	esac
@@ -423,7 +436,7 @@ echo "load average:   $LOAD_START at the start, $(cut -d' ' -f1-3 /proc/loadavg)
 echo "node baseline:  $(mib "$NODE_BASE_KB") MiB peak RSS for \`node -e 0\` (part of every JS tool's peak)"
 echo "modes:          full = git clone --no-checkout | wg.clone({url, dir}) | isomorphic-git noCheckout"
 echo "                depth1 = the same with --depth 1 (JS: depth: 1, singleBranch: true)"
-if has_tool webgit-wasm; then
+if { has_tool webgit-wasm || has_tool webgit-wasm-1t; }; then
 	echo
 	"$ROOT/scripts/payload.sh" "$JS_DIR"
 fi

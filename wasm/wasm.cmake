@@ -113,9 +113,13 @@ function(wg_wasm_js_target)
     # (js/runtime.js: Module.wgjsThreads), each with the module compiled
     # once: a thread can only start while its creator returns to the event
     # loop otherwise, and the indexer's caller waits instead. A thread
-    # beyond the pool is refused (the indexer does that work itself).
+    # beyond the pool is refused (the indexer does that work itself). The
+    # pool loads in the background (DELAY_LOAD): init() does not wait for
+    # it (150 ms in Node), and a thread whose Worker is not loaded yet is
+    # refused too (core/util/thread.c).
     target_link_options(webgit_js PRIVATE
-      "-sPTHREAD_POOL_SIZE=Module.wgjsThreads" -sPTHREAD_POOL_SIZE_STRICT=2)
+      "-sPTHREAD_POOL_SIZE=Module.wgjsThreads" -sPTHREAD_POOL_SIZE_STRICT=2
+      -sPTHREAD_POOL_DELAY_LOAD=1)
     # The Workers' script is CommonJS in Node: .cjs, as the package is
     # "type": "module" (wasm/threads_glue.cmake renames it in the glue).
     add_custom_command(TARGET webgit_js POST_BUILD

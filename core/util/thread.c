@@ -6,7 +6,15 @@
 #include "util/error.h"
 
 #if WG_HAVE_THREADS && defined(__EMSCRIPTEN__)
+#include <emscripten/em_js.h>
 #include <emscripten/threading.h>
+
+/* Whether the Worker the next thread would get (the glue pops the last
+ * unused one) has loaded the module. */
+EM_JS(int, wg_pool_worker_loaded, (void), {
+	var w = PThread.unusedWorkers;
+	return w.length && w[w.length - 1].loaded ? 1 : 0;
+});
 #endif
 
 #if WG_HAVE_THREADS
@@ -49,7 +57,17 @@ void wg_mutex_destroy(struct wg_mutex *m) { pthread_mutex_destroy(&m->m); }
 
 int wg_thread_start(struct wg_thread *t, void *(*fn)(void *), void *arg)
 {
-	int rc = pthread_create(&t->t, NULL, fn, arg);
+	int rc;
+#ifdef __EMSCRIPTEN__
+	/* The pool's Workers load in the background (wasm/wasm.cmake:
+	 * PTHREAD_POOL_DELAY_LOAD), so that loading the module does not wait
+	 * for them. One still loading would start this thread only once its
+	 * creator returns to the event loop, which a caller that waits for
+	 * it never does: refuse, the caller does the work. */
+	if (!wg_pool_worker_loaded())
+		return wg_error_set(WG_ERROR, "cannot start a thread: its Worker is still loading");
+#endif
+	rc = pthread_create(&t->t, NULL, fn, arg);
 	if (rc)
 		return wg_error_set(WG_ERROR, "cannot start a thread: %s", strerror(rc));
 	return 0;
