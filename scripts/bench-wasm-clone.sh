@@ -146,9 +146,9 @@ TIME=/usr/bin/time
 command -v timeout >/dev/null || { echo "timeout (coreutils) missing" >&2; exit 1; }
 case "$RUNS" in ''|*[!0-9]*|0) echo "--runs must be a positive number" >&2; exit 2 ;; esac
 case "$TIMEOUT" in ''|*[!0-9]*|0) echo "--timeout must be a positive number of seconds" >&2; exit 2 ;; esac
-case "$SIZE" in big|small) ;; *) echo "--size must be big or small" >&2; exit 2 ;; esac
+case "$SIZE" in big|small|history) ;; *) echo "--size must be big, small or history" >&2; exit 2 ;; esac
 for t in $TOOLS; do
-	case $t in git|webgit-wasm|isomorphic-git) ;; *) echo "unknown tool $t" >&2; exit 2 ;; esac
+	case $t in git|webgit-wasm|webgit-wasm-1t|isomorphic-git) ;; *) echo "unknown tool $t" >&2; exit 2 ;; esac
 done
 for m in $MODES; do
 	case $m in full|depth1) ;; *) echo "unknown mode $m" >&2; exit 2 ;; esac
