@@ -164,8 +164,8 @@ function threadCount() {
   return cores >= 2 ? Math.min(cores, 4) : 0;
 }
 
-/** Whether the loaded module resolves deltas on threads (for tests and
- * benchmarks). */
+/** The threads the loaded module resolves deltas on: threadCount() for
+ * the threaded module, 0 for the single-threaded one (memoryUsage()). */
 export let threads = 0;
 
 // The threaded module's files, beside this one. Named through a variable

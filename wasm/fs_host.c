@@ -82,12 +82,12 @@ EM_JS(double, host_call_js, (int op, const char *path, const char *path2, int fd
 		// a thread's Worker in Node (the threaded build): a read of a
 		// host descriptor is Node's, whichever thread makes it
 		var req = globalThis['require'];
-		if (op !== 9 || path || typeof req !== 'function')
+		if (op !== 9 /* OP_READ */ || path || typeof req !== 'function')
 			return -1000;
 		try {
 			return req('fs').readSync(fd, new Uint8Array(wasmMemory.buffer), a >>> 0, b, c < 0 ? null : c);
 		} catch (e) {
-			return -29;
+			return -29;  // EIO
 		}
 	}
 	return h.call(op, path ? UTF8ToString(path) : null, path2 ? UTF8ToString(path2) : null,
@@ -150,7 +150,7 @@ EM_JS(char *, host_names_js, (const char *path, int link, int *len), {
 
 /* The three calls as the rest of this file makes them, from any thread:
  * the host's JavaScript is on the main thread (wgjs_on_main_thread). */
-struct host_call {
+struct host_args {
 	int op, fd, follow, link;
 	const char *path, *path2;
 	double a, b, c, *v, result;
@@ -160,14 +160,14 @@ struct host_call {
 
 static void host_call_main(void *arg)
 {
-	struct host_call *h = arg;
+	struct host_args *h = arg;
 	h->result = host_call_js(h->op, h->path, h->path2, h->fd, h->a, h->b, h->c);
 }
 
-static double wgjs_host_call_js(int op, const char *path, const char *path2, int fd, double a,
-				double b, double c)
+static double host_call(int op, const char *path, const char *path2, int fd, double a,
+			double b, double c)
 {
-	struct host_call h = { .op = op, .path = path, .path2 = path2, .fd = fd, .a = a, .b = b, .c = c };
+	struct host_args h = { .op = op, .path = path, .path2 = path2, .fd = fd, .a = a, .b = b, .c = c };
 	if (op == OP_READ) {
 		/* on a Node Worker, at once (host_call_js) */
 		h.result = host_call_js(op, path, path2, fd, a, b, c);
@@ -180,26 +180,26 @@ static double wgjs_host_call_js(int op, const char *path, const char *path2, int
 
 static void host_stat_main(void *arg)
 {
-	struct host_call *h = arg;
+	struct host_args *h = arg;
 	h->result = host_stat_js(h->path, h->fd, h->follow, h->v);
 }
 
-static int wgjs_host_stat_js(const char *path, int fd, int follow, double *v)
+static int host_stat_values(const char *path, int fd, int follow, double *v)
 {
-	struct host_call h = { .path = path, .fd = fd, .follow = follow, .v = v };
+	struct host_args h = { .path = path, .fd = fd, .follow = follow, .v = v };
 	wgjs_on_main_thread(host_stat_main, &h);
 	return (int)h.result;
 }
 
 static void host_names_main(void *arg)
 {
-	struct host_call *h = arg;
+	struct host_args *h = arg;
 	h->names = host_names_js(h->path, h->link, h->len);
 }
 
-static char *wgjs_host_names_js(const char *path, int link, int *len)
+static char *host_names(const char *path, int link, int *len)
 {
-	struct host_call h = { .path = path, .link = link, .len = len };
+	struct host_args h = { .path = path, .link = link, .len = len };
 	wgjs_on_main_thread(host_names_main, &h);
 	return h.names;
 }
@@ -222,15 +222,15 @@ static double host_result(double r)
 static double path_call(enum host_op op, const char *path, const char *path2, double a,
 			double b)
 {
-	return wgjs_host_call_js(op, path, path2, -1, a, b, 0);
+	return host_call(op, path, path2, -1, a, b, 0);
 }
 
 static double fd_call(enum host_op op, int fd, double a, double b, double c)
 {
-	return host_result(wgjs_host_call_js(op, NULL, NULL, fd - WGJS_HOST_FD, a, b, c));
+	return host_result(host_call(op, NULL, NULL, fd - WGJS_HOST_FD, a, b, c));
 }
 
-/* A stat from the values wgjs_host_stat_js gives. */
+/* A stat from the values host_stat_values gives. */
 static void fill_stat(struct stat *st, const double v[12])
 {
 	memset(st, 0, sizeof(*st));
@@ -252,7 +252,7 @@ static void fill_stat(struct stat *st, const double v[12])
 static int host_stat_common(const char *path, int fd, int follow, struct stat *st)
 {
 	double v[12];
-	int rc = wgjs_host_stat_js(path, fd, follow, v);
+	int rc = host_stat_values(path, fd, follow, v);
 	if (rc == WGJS_NOT_HOST)
 		return follow ? wg_fs_posix.stat(path, st) : wg_fs_posix.lstat(path, st);
 	if (rc < 0) {
@@ -300,7 +300,7 @@ static int host_open(const char *path, int flags, int mode)
 	if (host_result(r) < 0)
 		return -1;
 	if (r >= WGJS_HOST_FD) { /* a descriptor we cannot number */
-		wgjs_host_call_js(OP_CLOSE, NULL, NULL, (int)r, 0, 0, 0);
+		host_call(OP_CLOSE, NULL, NULL, (int)r, 0, 0, 0);
 		errno = EMFILE;
 		return -1;
 	}
@@ -404,7 +404,7 @@ static int host_symlink(const char *target, const char *path)
 static ssize_t host_readlink(const char *path, char *buf, size_t len)
 {
 	int n = 0;
-	char *target = wgjs_host_names_js(path, 1, &n);
+	char *target = host_names(path, 1, &n);
 	size_t tlen;
 	if (!target) {
 		if (n == WGJS_NOT_HOST)
@@ -465,7 +465,7 @@ static void *host_opendir(const char *path)
 		errno = ENOMEM;
 		return NULL;
 	}
-	d->names = wgjs_host_names_js(path, 0, &len);
+	d->names = host_names(path, 0, &len);
 	if (d->names) {
 		d->len = (size_t)len;
 		return d;

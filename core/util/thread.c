@@ -8,13 +8,6 @@
 #if WG_HAVE_THREADS && defined(__EMSCRIPTEN__)
 #include <emscripten/em_js.h>
 #include <emscripten/threading.h>
-
-/* Whether the Worker the next thread would get (the glue pops the last
- * unused one) has loaded the module. */
-EM_JS(int, wg_pool_worker_loaded, (void), {
-	var w = PThread.unusedWorkers;
-	return w.length && w[w.length - 1].loaded ? 1 : 0;
-});
 #endif
 
 #if WG_HAVE_THREADS
@@ -22,12 +15,9 @@ EM_JS(int, wg_pool_worker_loaded, (void), {
 bool wg_threads_available(void) { return true; }
 
 #ifdef __EMSCRIPTEN__
+/* The threaded WebAssembly module (thread.h). */
 bool wg_thread_caller_serves(void) { return true; }
-#else
-bool wg_thread_caller_serves(void) { return false; }
-#endif
 
-#ifdef __EMSCRIPTEN__
 /* navigator.hardwareConcurrency, or Node's os.cpus() (musl's sysconf
  * here says 1). */
 unsigned wg_online_cpus(void)
@@ -35,7 +25,16 @@ unsigned wg_online_cpus(void)
 	int n = emscripten_num_logical_cores();
 	return n > 0 ? (unsigned)n : 1;
 }
+
+/* Whether the Worker the next thread would get (the glue pops the last
+ * unused one) has loaded the module. */
+EM_JS(int, wg_pool_worker_loaded, (void), {
+	var w = PThread.unusedWorkers;
+	return w.length && w[w.length - 1].loaded ? 1 : 0;
+});
 #else
+bool wg_thread_caller_serves(void) { return false; }
+
 unsigned wg_online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);

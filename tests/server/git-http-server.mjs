@@ -31,10 +31,10 @@
 //                     under /git/). The web demo: --static web-demo
 //                     --mount /webgit/=<build>/js
 //   --cors            answer CORS preflights and add Access-Control-* headers
+//                     (for pages served from another origin)
 //   --isolate         send the static files with COOP and COEP headers, so
 //                     that the pages are cross-origin isolated (webgit's
 //                     threaded module loads there)
-//                     (for pages served from another origin)
 //   --log FILE        append one line per request to FILE (format below)
 //
 // URL LAYOUT
