@@ -55,9 +55,13 @@ function readRequest(req) {
 // A kept-alive connection the server closed while this side was not
 // looking (Node's fetch: the event loop was busy past the server's idle
 // timeout) fails before any response. Browsers retry such a request
-// themselves; Node's fetch does not, so we do, once, and only for
-// requests that change nothing on the server: discovery (GET) and
-// upload-pack, never a push.
+// themselves; Node's fetch does not, so we do, and only for requests
+// that change nothing on the server: discovery (GET) and upload-pack,
+// never a push. Each failure takes its dead connection out of fetch's
+// pool, but the pool may hold several the server closed at the same
+// moment (after parallel requests), so up to STALE_REPEATS times.
+const STALE_REPEATS = 3;
+
 function staleConnection(e) {
   const code = e?.cause?.code;
   return e instanceof TypeError && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' ||
@@ -335,7 +339,7 @@ async function driveRequests(op, {
       } catch (e) {
         if (signal?.aborted) throw abortError(signal);
         if (e?.code && e.code !== 'ABORT_ERR' && !(e instanceof TypeError)) throw e;
-        if (attempt === 0 && staleConnection(e) && safeToRepeat(req)) continue;
+        if (attempt < STALE_REPEATS && staleConnection(e) && safeToRepeat(req)) continue;
         throw ioError(req, e);
       }
       if (res.status === 401 && typeof onAuth === 'function' && asked < MAX_AUTH_ASKS) {
