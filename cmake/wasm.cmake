@@ -21,6 +21,15 @@ option(WG_WASM_THREADS "WebAssembly build with threads (-pthread)" OFF)
 # Whether the JS package (wasm/wasm.cmake) also holds the threaded module.
 option(WG_WASM_PACKAGE_THREADS "build the threaded module into the JS package too" ON)
 
+# What a page downloads is the module (issues 16 and 18: a payload budget),
+# and most of its code runs once per user action: the layers a clone's
+# per-object work does not go through are compiled for size (-Oz), the
+# others (and zlib, sha1dc, BearSSL's hashes: cmake/deps.cmake) for speed.
+# docs/benchmarks.md has what each choice cost and gave.
+option(WG_WASM_SIZE "compile the cold layers of the WebAssembly build with -Oz" ON)
+set(WG_WASM_FAST_LAYERS util hash object pack odb CACHE STRING
+  "layers compiled for speed when WG_WASM_SIZE is ON")
+
 function(wg_node_program target)
 endfunction()
 

@@ -97,8 +97,6 @@ static int finish(int64_t y, int mon, int d, int h, int mi, int sec, const char 
 		  int64_t *ts, int *tz)
 {
 	int64_t local;
-	/* sscanf's %d also reads signs (and a huge number wraps), so the
-	 * lower bounds matter as much as the upper ones. */
 	if (mon < 1 || mon > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
 	    sec < 0 || sec > 60)
 		return -1;
@@ -114,19 +112,47 @@ static int finish(int64_t y, int mon, int d, int h, int mi, int sec, const char 
 	return 0;
 }
 
+/* The date forms' numbers, read by hand rather than with sscanf (whose
+ * number and float scanning is 12 KB of the WebAssembly module): spaces,
+ * then 1 to `width` digits (no sign), at most 9 so that no field can
+ * overflow. Returns -1 when there is no digit there. */
+static int scan_int(const char **s, int width, int *out)
+{
+	const char *p = *s;
+	int v = 0, n = 0;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (width <= 0 || width > 9)
+		width = 9;
+	for (; n < width && isdigit((unsigned char)p[n]); n++)
+		v = v * 10 + (p[n] - '0');
+	if (!n)
+		return -1;
+	*out = v;
+	*s = p + n;
+	return 0;
+}
+
+/* scan_int, then the character `sep` (none when 0) */
+static int scan_field(const char **s, int width, int *out, char sep)
+{
+	if (scan_int(s, width, out))
+		return -1;
+	if (sep && *(*s)++ != sep)
+		return -1;
+	return 0;
+}
+
 static int parse_iso(const char *s, int64_t *ts, int *tz)
 {
-	int y, mon, d, h, mi, sec, n = 0;
-	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mon, &d, &n) != 3 || !n)
+	int y, mon, d, h, mi, sec;
+	if (scan_field(&s, 4, &y, '-') || scan_field(&s, 2, &mon, '-') || scan_field(&s, 2, &d, 0))
 		return -1;
-	s += n;
 	if (*s != 'T' && *s != ' ')
 		return -1;
 	s++;
-	n = 0;
-	if (sscanf(s, "%2d:%2d:%2d%n", &h, &mi, &sec, &n) != 3 || !n)
+	if (scan_field(&s, 2, &h, ':') || scan_field(&s, 2, &mi, ':') || scan_field(&s, 2, &sec, 0))
 		return -1;
-	s += n;
 	if (*s == '.')  /* fractional seconds are dropped, as git does */
 		while (isdigit((unsigned char)*++s))
 			;
@@ -136,18 +162,25 @@ static int parse_iso(const char *s, int64_t *ts, int *tz)
 static int parse_rfc2822(const char *s, int64_t *ts, int *tz)
 {
 	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-	char mon[4];
-	int d, y, h, mi, sec, n = 0;
-	const char *m;
+	int d, y, h, mi, sec, mon;
 	const char *comma = strchr(s, ',');
 	if (comma)
 		s = comma + 1;
-	if (sscanf(s, " %d %3s %d %d:%d:%d%n", &d, mon, &y, &h, &mi, &sec, &n) != 6 || !n)
+	if (scan_int(&s, 0, &d) || *s != ' ')
 		return -1;
-	m = strstr(months, mon);
-	if (!m || strlen(mon) != 3 || (m - months) % 3)
+	while (*s == ' ')
+		s++;
+	for (mon = 0; mon < 12; mon++)
+		if (!strncmp(s, months + 3 * mon, 3))
+			break;
+	/* the month's name is a word of its own: "Novembre" is not Nov */
+	if (mon == 12 || (s[3] != ' ' && s[3] != '\t'))
 		return -1;
-	return finish(y, (int)(m - months) / 3 + 1, d, h, mi, sec, s + n, ts, tz);
+	s += 3;
+	if (scan_int(&s, 0, &y) || scan_field(&s, 0, &h, ':') || scan_field(&s, 0, &mi, ':') ||
+	    scan_int(&s, 0, &sec))
+		return -1;
+	return finish(y, mon + 1, d, h, mi, sec, s, ts, tz);
 }
 
 int wg_date_parse(const char *text, int64_t *timestamp, int *tz_minutes)

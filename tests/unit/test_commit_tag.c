@@ -694,6 +694,22 @@ static void test_date_parse(void)
 	CHECK_ERR(wg_date_parse("14 Nov 2023 10:05:-3 +0000", &ts, &tz), WG_EINVALID);
 	CHECK_ERR(wg_date_parse("2023-11-14 22:-1:20 +0000", &ts, &tz), WG_EINVALID);
 	CHECK_ERR(wg_date_parse("2023-13-14 22:13:20 +0000", &ts, &tz), WG_EINVALID);
+	/* the hand-written scanner: what sscanf took and what it did not */
+	CHECK_OK(wg_date_parse("2023-11-14T22:13:20.123456 +0000", &ts, &tz));
+	CHECK(ts == 1700000000 && tz == 0);
+	CHECK_OK(wg_date_parse("14  Nov  2023  23:13:20 +0100", &ts, &tz));
+	CHECK(ts == 1700000000 && tz == 60);
+	CHECK_OK(wg_date_parse("Tue,14 Nov 2023 22:13:20 -0000", &ts, &tz));
+	CHECK(ts == 1700000000 && tz == 0);
+	CHECK_ERR(wg_date_parse("2023-+1-14 22:13:20 +0000", &ts, &tz), WG_EINVALID);
+	CHECK_ERR(wg_date_parse("20231-11-14 22:13:20 +0000", &ts, &tz), WG_EINVALID);
+	CHECK_ERR(wg_date_parse("2023-11-14 22:13 +0000", &ts, &tz), WG_EINVALID);
+	CHECK_ERR(wg_date_parse("14 Novembre 2023 22:13:20 +0000", &ts, &tz), WG_EINVALID);
+	CHECK_ERR(wg_date_parse("14 Xyz 2023 22:13:20 +0000", &ts, &tz), WG_EINVALID);
+	CHECK_ERR(wg_date_parse("14 Nov 9999999999 22:13:20 +0000", &ts, &tz), WG_EINVALID);
+	CHECK_ERR(wg_date_parse("14 Nov 2023 +1:13:20 +0000", &ts, &tz), WG_EINVALID);
+	CHECK_ERR(wg_date_parse("14 Nov", &ts, &tz), WG_EINVALID);
+	CHECK_ERR(wg_date_parse("2023-11-14", &ts, &tz), WG_EINVALID);
 }
 
 WG_TEST_MAIN("commit_tag",
