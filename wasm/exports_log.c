@@ -266,8 +266,14 @@ API struct wgjs_object *wgjs_log_next(struct wgjs_log *w, struct wg_repo *repo)
 	wg_commit_init(&c);
 	wg_revwalk_rebind(w->walk, wg_repo_odb(repo));
 	if (!w->pending) {
-		if ((r = wg_revwalk_next(w->walk, &n)) <= 0)
+		if ((r = wg_revwalk_next(w->walk, &n)) < 0)
 			return NULL;
+		/* the end, whatever a lookup on the way left in the error state
+		 * (JavaScript tells the end from a failure by the code) */
+		if (!r) {
+			wg_error_clear();
+			return NULL;
+		}
 		w->pending = n;
 	}
 	n = w->pending;

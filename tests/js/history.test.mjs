@@ -240,6 +240,9 @@ for (const fmt of ['sha1', 'sha256']) {
       [{ paths: ['docs', '*.md'], fullHistory: true }, ['--full-history', '--', 'docs', '*.md']],
       [{ paths: 'moved', firstParent: true }, ['--first-parent', '--', 'moved']],
       [{ range: `${t}...main`, paths: 'src/lib' }, [`${t}...main`, '--', 'src/lib']],
+      // empty ranges (a walk that ends at once, its roots read on the way)
+      [{ range: ['main', '^main'] }, ['main', '^main']],
+      [{ range: ['main', '^main'], depth: 15 }, ['main', '^main', '-n15']],
     ];
     let checked = 0;
     for (const [opts, args] of cases) {
