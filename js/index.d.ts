@@ -691,3 +691,33 @@ export function deleteTag(options: RepoOptions & { name: string }): Promise<{ oi
 
 /** `git tag -l [<pattern>...]`, in name order. */
 export function listTags(options: RepoOptions & { patterns?: string[] }): Promise<{ name: string; ref: string; oid: string }[]>;
+
+/** What a history edit did: each rewritten commit (the edited one first, then its descendants, parents first) and the
+ * refs moved (local branches, "HEAD" when detached). */
+export interface HistoryRewrite {
+  rewritten: { from: string; to: string }[];
+  refs: string[];
+}
+
+/** Options shared by the history edits. The commits rewritten get `committer` (required); a commit a
+ * remote-tracking branch or a tag holds is refused ("EINVALID") unless allowPublished. */
+export interface HistoryEditOptions extends RepoOptions {
+  /** a revision naming a commit on a local branch or a detached HEAD (default HEAD); elsewhere "ENOTFOUND" */
+  commit?: string;
+  committer: Ident;
+  allowPublished?: boolean;
+}
+
+/** Jujutsu's describe: give `commit` a new message (cleaned as `git commit -m` cleans it; empty is "EINVALID"). Every
+ * commit of the local branches that descends from it is rewritten onto it (trees unchanged), the branches moved in
+ * one transaction ("reword: <subject>" in their reflogs); the index and working tree are not touched. `oid`: the
+ * reworded commit's new id. */
+export function reword(options: HistoryEditOptions & { message: string }): Promise<HistoryRewrite & { oid: string }>;
+
+/** Jujutsu's split: `commit` (not a merge: "EUNSUPPORTED") becomes two commits, first its changes to the files `paths`
+ * matches (pathspecs from the top), with `message` (default: the commit's own), then the rest, with `secondMessage`
+ * (default: the commit's own). "EINVALID" when no change or every change matches. Descendants are rewritten onto the
+ * second, as for reword ("split: <subject>"). */
+export function split(options: HistoryEditOptions & {
+  paths: string[]; message?: string; secondMessage?: string;
+}): Promise<HistoryRewrite & { first: string; second: string }>;

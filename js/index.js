@@ -12,6 +12,7 @@
 //   blame.js      blame (placed by the core)
 //   worktree.js   the working tree: checkout, status, files for editors
 //   branches.js   branches and tags (git branch, git tag)
+//   edit.js       history edits: reword, split (descendants rewritten)
 
 import {
   loadModule, ready, check, withStrings, limitsSpec, currentLimits, M, threads,
@@ -32,6 +33,7 @@ import {
 import {
   branch, listBranches, deleteBranch, renameBranch, setUpstream, tag, deleteTag, listTags,
 } from './branches.js';
+import { reword, split } from './edit.js';
 
 /**
  * Load the module (every call does it implicitly; call it to load early or
@@ -114,4 +116,5 @@ export {
   checkout, switchBranch, status, add, remove, reset, restore, readWorkFile, writeWorkFile,
   removeWorkFile, listWorkDir,
   branch, listBranches, deleteBranch, renameBranch, setUpstream, tag, deleteTag, listTags,
+  reword, split,
 };

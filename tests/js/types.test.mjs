@@ -109,6 +109,16 @@ async function main(signal: AbortSignal): Promise<void> {
   // @ts-expect-error with details it is not bytes
   const notBytes: Uint8Array = await git.readFile({ dir: '/repos/r', path: 'a', details: true });
   console.log(notBytes);
+  const me: git.Ident = { name: 'E', email: 'e@x' };
+  const reworded = await git.reword({ dir: '/repos/r', commit: 'HEAD~2', message: 'better', committer: me });
+  const parts = await git.split({ dir: '/repos/r', paths: ['src'], message: 'src first', committer: me, allowPublished: true });
+  console.log(reworded.oid, reworded.rewritten[0].from, parts.first, parts.second, parts.refs.join());
+  // @ts-expect-error a reword needs its message
+  await git.reword({ dir: '/repos/r', committer: me });
+  // @ts-expect-error a split needs the paths of its first commit
+  await git.split({ dir: '/repos/r', committer: me });
+  // @ts-expect-error the rewritten commits get a committer
+  await git.reword({ dir: '/repos/r', message: 'x' });
   await git.init({ wasm: new URL('https://example.com/webgit.wasm') });
   await git.init({ wasm: '/assets/webgit-1234.wasm' });
   await git.init({ wasm: fetch('/webgit.wasm') });
