@@ -8,7 +8,9 @@
 //   against HEAD -> stage -> commit -> push (credentials asked in a dialog;
 //   the server's branch checked with git) -> reload (all still there) ->
 //   create and switch branches -> a commit made on the server by git is
-//   fetched and pulled (fast-forward) -> keyboard-only tree navigation;
+//   fetched and pulled (fast-forward) -> keyboard-only tree navigation ->
+//   two commits, the first reworded and split from the history panel
+//   (the later one rewritten onto it), pushed and checked with git;
 //   and the error states: a missing repository, refused credentials.
 //
 //   WEBGIT_JS_DIR=build/wasm/js node --test tests/js/editor.test.mjs
@@ -95,7 +97,7 @@ const statusRows = () => page.evaluate(() => [...document.querySelectorAll('#sta
   .map((li) => `${li.dataset.index}${li.dataset.worktree} ${li.dataset.path}`));
 const waitIdle = () => page.waitForSelector('body:not([data-busy])');
 
-test('editor: clone, edit, diff, stage, commit, push, reload, branches, pull, keyboard', { timeout: 10 * 60000 }, async () => {
+test('editor: clone, edit, diff, stage, commit, push, reload, branches, pull, keyboard, reword, split', { timeout: 10 * 60000 }, async () => {
   context = await launchChromium(path.join(tmp, 'user-data'), { viewport: { width: 1400, height: 860 } });
   page = context.pages()[0] || await context.newPage();
   page.setDefaultTimeout(STEP_MS);
@@ -271,6 +273,95 @@ test('editor: clone, edit, diff, stage, commit, push, reload, branches, pull, ke
     await page.waitForFunction(() => document.getElementById('file-name').textContent === 'src/app.js');
     assert.equal(await editorText(), serverGit(['show', 'main:src/app.js']));
     assert.ok(await page.$('.cm-content .tok-keyword, .cm-content span[class*="ͼ"]'), 'highlighted as JavaScript');
+  });
+
+  // Two local commits, then history edits from the history panel: the
+  // first is reworded and split, the later one rewritten onto it each
+  // time; pushed, the server's history is checked with git.
+  const edit = async (file, line) => {
+    // every refresh draws the tree anew, its folders closed
+    if (file.includes('/')) {
+      const dir = file.slice(0, file.lastIndexOf('/'));
+      if (await page.getAttribute(`#tree [data-path="${dir}"]`, 'aria-expanded') !== 'true') {
+        await page.click(`#tree [data-path="${dir}"] > .row`);
+      }
+    }
+    await page.click(`#tree [data-path="${file}"]`);
+    await page.waitForFunction((f) => document.getElementById('file-name').textContent === f, file);
+    await page.click('.cm-content');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(line);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+s');
+    await page.waitForFunction((f) => [...document.querySelectorAll('#status-list li')]
+      .some((li) => li.dataset.path === f && li.dataset.worktree === 'M'), file);
+    await page.click(`#status-list li[data-path="${file}"] button.stage`);
+    await page.waitForFunction((f) => document.querySelector(`#status-list li[data-path="${f}"]`)?.dataset.index === 'M', file);
+    await waitIdle();
+  };
+  const commitAll = async (message) => {
+    await page.fill('#commit-message', message);
+    await page.click('#commit');
+    await page.waitForSelector('#clean:not([hidden])');
+    await waitIdle();
+  };
+  const subjects = () => page.$$eval('#log li .subject', (l) => l.map((e) => e.textContent.trim()));
+
+  await step('history-commits', async () => {
+    await edit('src/app.js', '// app, from the tab');
+    await edit('src/util.js', '// util, from the tab');
+    await commitAll('Two changes');
+    await edit('README.md', 'Later.');
+    await commitAll('Later');
+    assert.deepEqual((await subjects()).slice(0, 3), ['Later', 'Two changes', 'Guide: step two']);
+    // the pushed commits cannot be edited here
+    assert.equal(await page.$$eval('#log li', (l) => l.map((li) => !!li.querySelector('.reword'))).then((v) => v.join()),
+      'true,true,false,false,false');
+  });
+
+  await step('history-reword', async () => {
+    await page.click('#log li:nth-child(2) button.reword');
+    await page.waitForSelector('#log li:nth-child(2) form.history-edit');
+    assert.equal(await page.inputValue('#log li:nth-child(2) .reword-message'), 'Two changes');
+    await page.fill('#log li:nth-child(2) .reword-message', 'Two changes, reworded');
+    await page.click('#log li:nth-child(2) form.history-edit button[type="submit"]');
+    await page.waitForFunction(() => /^Reworded .*1 later commit/.test(document.getElementById('message-text').textContent));
+    await waitIdle();
+    assert.deepEqual((await subjects()).slice(0, 3), ['Later', 'Two changes, reworded', 'Guide: step two']);
+    assert.ok(await page.isVisible('#clean'), 'the working tree is untouched');
+  });
+
+  await step('history-split', async () => {
+    await page.click('#log li:nth-child(2) button.split');
+    await page.waitForSelector('#log li:nth-child(2) .split-path');
+    const files = await page.$$eval('#log li:nth-child(2) fieldset label', (l) => l.map((e) => e.textContent.trim()));
+    assert.deepEqual(files, ['M src/app.js', 'M src/util.js']);
+    await page.check('#log li:nth-child(2) fieldset label:nth-of-type(2) input');
+    await page.fill('#log li:nth-child(2) .split-message', 'Util first');
+    await screenshot('history-split-form');
+    await page.click('#log li:nth-child(2) form.history-edit button[type="submit"]');
+    await page.waitForFunction(() => /^Split .* into /.test(document.getElementById('message-text').textContent));
+    await waitIdle();
+    assert.deepEqual((await subjects()).slice(0, 4), ['Later', 'Two changes, reworded', 'Util first', 'Guide: step two']);
+    assert.ok(await page.isVisible('#clean'));
+  });
+
+  await step('history-push', async () => {
+    await page.click('#push');
+    await page.waitForSelector('#auth-dialog[open]');
+    await page.fill('#auth-user', USER);
+    await page.fill('#auth-pass', PASSWORD);
+    await page.click('#auth-ok');
+    await page.waitForFunction(() => /Pushed main/.test(document.getElementById('message-text').textContent));
+    assert.equal(serverGit(['log', '-4', '--format=%s', 'main']),
+      'Later\nTwo changes, reworded\nUtil first\nGuide: step two\n');
+    assert.equal(serverGit(['diff-tree', '--no-commit-id', '--name-only', '-r', 'main~2']), 'src/util.js\n');
+    assert.equal(serverGit(['diff-tree', '--no-commit-id', '--name-only', '-r', 'main~1']), 'src/app.js\n');
+    assert.equal(serverGit(['diff-tree', '--no-commit-id', '--name-only', '-r', 'main']), 'README.md\n');
+    assert.equal(serverGit(['log', '-1', '--format=%cn <%ce>', 'main']).trim(), 'Web Editor <editor@example.com>');
+    serverGit(['fsck', '--strict', '--no-progress']);
+    // pushed now: no more edits offered
+    assert.equal(await page.$$('#log li button.reword').then((b) => b.length), 0);
   });
   assert.deepEqual(pageErrors, []);
 });

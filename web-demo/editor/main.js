@@ -1,7 +1,8 @@
 // web-demo/editor/main.js — the editor page: a working tree in this tab
 // (IndexedDB), edited with CodeMirror 6, with git's status, the diff of a
 // file against HEAD, stage and unstage, commit, push (credentials asked
-// when the server wants them), branches, fetch and a fast-forward pull.
+// when the server wants them), branches, fetch and a fast-forward pull,
+// and history edits (reword, split) from the history panel.
 // Every Git operation is a call of the webgit package, loaded as is from
 // /webgit/ (the bundle leaves it out: scripts/build-pages.sh); CodeMirror
 // is bundled from npm at build time.
@@ -355,16 +356,90 @@ async function refreshStatus() {
   markTreeBadges();
 }
 
+// The history panel: the last commits, and for those no remote-tracking
+// branch or tag holds yet, Reword and Split (git.reword, git.split: the
+// commits after it are rewritten onto it, as Jujutsu does).
 async function refreshLog() {
   const items = [];
   try {
-    for await (const c of git.log({ dir: state.dir, depth: 15 })) {
-      items.push(el('li', {}, el('code', { textContent: c.oid.slice(0, 8) }), ` ${c.message.split('\n')[0]}`));
-    }
+    const hidden = [
+      ...(await git.listBranches({ dir: state.dir, remote: true })).map((b) => `^${b.ref}`),
+      ...(await git.listTags({ dir: state.dir })).map((t) => `^${t.ref}`),
+    ];
+    const local = new Set();
+    for await (const c of git.log({ dir: state.dir, range: ['HEAD', ...hidden], depth: 15 })) local.add(c.oid);
+    for await (const c of git.log({ dir: state.dir, depth: 15 })) items.push(logItem(c, local.has(c.oid)));
   } catch (e) {
     if (e.code !== 'ENOTFOUND') throw e;   // no commit yet
   }
   $('log').replaceChildren(...items);
+}
+
+function logItem(c, editable) {
+  const li = el('li', {}, el('code', { textContent: c.oid.slice(0, 8) }),
+    el('span', { className: 'subject', textContent: ` ${c.message.split('\n')[0]}` }));
+  li.dataset.oid = c.oid;
+  if (!editable) {
+    li.append(el('span', { className: 'muted pushed', textContent: ' pushed', title: 'On a remote-tracking branch or a tag: not rewritten here' }));
+    return li;
+  }
+  li.append(el('span', { className: 'edits' },
+    el('button', { type: 'button', className: 'reword', textContent: 'Reword',
+      ariaLabel: `Reword ${c.oid.slice(0, 8)}`, onclick: () => rewordForm(li, c) }),
+    c.parents.length <= 1 ? el('button', { type: 'button', className: 'split', textContent: 'Split',
+      ariaLabel: `Split ${c.oid.slice(0, 8)}`, onclick: () => splitForm(li, c) }) : ''));
+  return li;
+}
+
+const editor = () => ({ name: $('author-name').value.trim(), email: $('author-email').value.trim() });
+
+function editForm(li, { label, body, submit, onsubmit }) {
+  li.querySelector('form.history-edit')?.remove();
+  const form = el('form', { className: 'history-edit' }, ...body,
+    el('div', { className: 'buttons' },
+      el('button', { type: 'submit', className: 'primary', textContent: submit }),
+      el('button', { type: 'button', textContent: 'Cancel', onclick: () => form.remove() })));
+  form.setAttribute('aria-label', label);
+  form.addEventListener('submit', (ev) => { ev.preventDefault(); onsubmit(form); });
+  form.addEventListener('keydown', (ev) => { if (ev.key === 'Escape') form.remove(); });
+  li.append(form);
+  form.querySelector('textarea, input')?.focus();
+}
+
+function rewordForm(li, c) {
+  const text = el('textarea', { className: 'reword-message', rows: 3, required: true, value: c.message.replace(/\n+$/, '') });
+  editForm(li, {
+    label: `New message for ${c.oid.slice(0, 8)}`,
+    body: [el('label', { textContent: 'New message' }, text)],
+    submit: 'Save message',
+    onsubmit: () => act('Reword', async () => {
+      const out = await git.reword({ dir: state.dir, commit: c.oid, message: text.value, committer: editor() });
+      say(`Reworded ${c.oid.slice(0, 8)} → ${out.oid.slice(0, 8)}; ${out.rewritten.length - 1} later commit(s) rewritten onto it.`);
+    }),
+  });
+}
+
+async function splitForm(li, c) {
+  const files = await git.diff({ dir: state.dir, to: c.oid });
+  const boxes = files.map((f) => {
+    const paths = [f.oldPath, f.newPath].filter((p, i, a) => p && a.indexOf(p) === i);
+    const box = el('input', { type: 'checkbox', className: 'split-path' });
+    box.dataset.paths = JSON.stringify(paths);
+    return el('label', { className: 'mono' }, box, ` ${f.status} ${paths.join(' → ')}`);
+  });
+  const first = el('input', { className: 'split-message', required: true, value: `${c.message.split('\n')[0]} (part 1)` });
+  editForm(li, {
+    label: `Split ${c.oid.slice(0, 8)}`,
+    body: [el('p', { className: 'muted', textContent: 'The files ticked go into a first commit; the rest stay in this one.' }),
+      el('fieldset', {}, el('legend', { textContent: 'Files of the first commit' }), ...boxes),
+      el('label', { textContent: 'First commit\'s message' }, first)],
+    submit: 'Split',
+    onsubmit: (form) => act('Split', async () => {
+      const paths = [...form.querySelectorAll('.split-path:checked')].flatMap((b) => JSON.parse(b.dataset.paths));
+      const out = await git.split({ dir: state.dir, commit: c.oid, paths, message: first.value, committer: editor() });
+      say(`Split ${c.oid.slice(0, 8)} into ${out.first.slice(0, 8)} and ${out.second.slice(0, 8)}; ${out.rewritten.length - 1} later commit(s) rewritten.`);
+    }),
+  });
 }
 
 async function refreshBranches() {
