@@ -96,6 +96,15 @@ const editorText = () => page.evaluate(() => [...document.querySelectorAll('.cm-
 const statusRows = () => page.evaluate(() => [...document.querySelectorAll('#status-list li')]
   .map((li) => `${li.dataset.index}${li.dataset.worktree} ${li.dataset.path}`));
 const waitIdle = () => page.waitForSelector('body:not([data-busy])');
+// Push, giving the right credentials when the dialog asks for them.
+async function pushWithCredentials() {
+    await page.click('#push');
+    await page.waitForSelector('#auth-dialog[open]');
+    await page.fill('#auth-user', USER);
+    await page.fill('#auth-pass', PASSWORD);
+    await page.click('#auth-ok');
+    await page.waitForFunction(() => /Pushed main/.test(document.getElementById('message-text').textContent));
+}
 
 test('editor: clone, edit, diff, stage, commit, push, reload, branches, pull, keyboard, reword, split', { timeout: 10 * 60000 }, async () => {
   context = await launchChromium(path.join(tmp, 'user-data'), { viewport: { width: 1400, height: 860 } });
@@ -208,12 +217,7 @@ test('editor: clone, edit, diff, stage, commit, push, reload, branches, pull, ke
   });
 
   await step('push', async () => {
-    await page.click('#push');
-    await page.waitForSelector('#auth-dialog[open]');
-    await page.fill('#auth-user', USER);
-    await page.fill('#auth-pass', PASSWORD);
-    await page.click('#auth-ok');
-    await page.waitForFunction(() => /Pushed main/.test(document.getElementById('message-text').textContent));
+    await pushWithCredentials();
     assert.equal(serverGit(['log', '-1', '--format=%s', 'main']).trim(), MESSAGE);
     assert.equal(serverGit(['show', 'main:README.md']), '# Project\n\nA small project.\nAdded in the tab.\n');
     assert.equal(serverGit(['log', '-1', '--format=%an <%ae>', 'main']).trim(), 'Web Editor <editor@example.com>');
@@ -347,12 +351,7 @@ test('editor: clone, edit, diff, stage, commit, push, reload, branches, pull, ke
   });
 
   await step('history-push', async () => {
-    await page.click('#push');
-    await page.waitForSelector('#auth-dialog[open]');
-    await page.fill('#auth-user', USER);
-    await page.fill('#auth-pass', PASSWORD);
-    await page.click('#auth-ok');
-    await page.waitForFunction(() => /Pushed main/.test(document.getElementById('message-text').textContent));
+    await pushWithCredentials();
     assert.equal(serverGit(['log', '-4', '--format=%s', 'main']),
       'Later\nTwo changes, reworded\nUtil first\nGuide: step two\n');
     assert.equal(serverGit(['diff-tree', '--no-commit-id', '--name-only', '-r', 'main~2']), 'src/util.js\n');
