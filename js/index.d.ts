@@ -715,9 +715,10 @@ export interface HistoryEditOptions extends RepoOptions {
 export function reword(options: HistoryEditOptions & { message: string }): Promise<HistoryRewrite & { oid: string }>;
 
 /** Jujutsu's split: `commit` (not a merge: "EUNSUPPORTED") becomes two commits, first its changes to the files `paths`
- * matches (pathspecs from the top), with `message` (default: the commit's own), then the rest, with `secondMessage`
- * (default: the commit's own). "EINVALID" when no change or every change matches. Descendants are rewritten onto the
- * second, as for reword ("split: <subject>"). */
-export function split(options: HistoryEditOptions & {
-  paths: string[]; message?: string; secondMessage?: string;
-}): Promise<HistoryRewrite & { first: string; second: string }>;
+ * matches (pathspecs from the top) and the parts of files `hunks` names (path to hunk numbers, from 0, as `diff` with
+ * `contextLines: 0` lists them; regular text files only), with `message` (default: the commit's own), then the rest,
+ * with `secondMessage` (default: the commit's own). "EINVALID" when nothing or everything is taken, or for a hunk that
+ * is not there. Descendants are rewritten onto the second, as for reword ("split: <subject>"). */
+export function split(options: HistoryEditOptions & (
+  { paths: string[]; hunks?: Record<string, number[]> } | { paths?: string[]; hunks: Record<string, number[]> }
+) & { message?: string; secondMessage?: string }): Promise<HistoryRewrite & { first: string; second: string }>;

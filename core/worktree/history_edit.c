@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "diff/line_diff.h"
+#include "diff/patch.h"
 #include "diff/tree_diff.h"
 #include "hash/oidmap.h"
 #include "history/merge_base.h"
@@ -454,44 +456,169 @@ int wg_history_reword(struct wg_history_rewrite *out, struct wg_repo *repo,
 	return err;
 }
 
-/* The first commit's tree: the parent's, with the changes to the paths
- * opts->paths matches taken from the commit's. */
-static int first_tree(struct wg_oid *out, size_t *nchanges, struct edit *e,
-		      const struct wg_commit *c, const struct wg_oid *parent_tree)
+static bool is_regular(unsigned mode)
 {
+	return !mode || (mode & 0170000) == 0100000;
+}
+
+/* Append the lines [from, to) of one side of a line diff. */
+static int add_lines(struct wg_buf *out, const struct wg_line_side *side, long from, long to)
+{
+	int err = 0;
+	for (long i = from; i < to && !err; i++)
+		err = wg_buf_add(out, side->lines[i].ptr, side->lines[i].size);
+	return err;
+}
+
+/* The file of `ch` with only the hunks `h` names taken from its new
+ * version: into *blob (written), or *remove when a deletion is taken
+ * whole. */
+static int take_hunks(struct wg_oid *blob, bool *remove, struct edit *e,
+		      const struct wg_diff_change *ch, const struct wg_split_hunks *h)
+{
+	struct wg_odb *odb = wg_repo_odb(e->repo);
+	struct wg_buf old = WG_BUF_INIT, new = WG_BUF_INIT, out = WG_BUF_INIT;
+	struct wg_line_diff d = { 0 };
+	enum wg_object_type type;
+	bool *take = NULL;
+	size_t alen, blen, taken = 0, tail;
+	long pos = 0;
+	int err = 0;
+
+	*remove = false;
+	if (!is_regular(ch->old_mode) || !is_regular(ch->new_mode))
+		return wg_error_set(WG_EINVALID, "split: '%s' is not a regular file on both sides: "
+				    "it can only be taken whole", ch->path);
+	if ((ch->old_mode && (err = wg_odb_read(odb, &ch->old_oid, &type, &old))) ||
+	    (ch->new_mode && (err = wg_odb_read(odb, &ch->new_oid, &type, &new))))
+		goto out;
+	if (wg_diff_is_binary(old.data, old.len) || wg_diff_is_binary(new.data, new.len)) {
+		err = wg_error_set(WG_EINVALID, "split: '%s' is binary: it can only be taken whole",
+				   ch->path);
+		goto out;
+	}
+	/* the hunks git diff -U0 shows: it drops a common tail first */
+	alen = old.len;
+	blen = new.len;
+	wg_line_diff_trim_tail((const char *)old.data, &alen, (const char *)new.data, &blen);
+	if ((err = wg_line_diff_run(&d, (const char *)old.data, alen, (const char *)new.data, blen)))
+		goto out;
+	if (!(take = wg_calloc(d.n ? d.n : 1, sizeof(*take)))) {
+		err = wg_error_set(WG_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < h->n; i++) {
+		if (h->hunks[i] >= d.n) {
+			err = wg_error_set(WG_EINVALID, "split: '%s' has %zu hunk(s), no hunk %u",
+					   ch->path, d.n, h->hunks[i]);
+			goto out;
+		}
+		taken += !take[h->hunks[i]];
+		take[h->hunks[i]] = true;
+	}
+	if (!ch->new_mode && taken == d.n) {
+		*remove = true;
+		goto out;
+	}
+	for (size_t k = 0; k < d.n && !err; k++) {
+		const struct wg_line_change *c = &d.v[k];
+		if (!(err = add_lines(&out, &d.a, pos, c->i1)))
+			err = take[k] ? add_lines(&out, &d.b, c->i2, c->i2 + c->chg2)
+				: add_lines(&out, &d.a, c->i1, c->i1 + c->chg1);
+		pos = c->i1 + c->chg1;
+	}
+	/* the rest of the old version, with the tail the diff did not see */
+	tail = pos < d.a.n ? (size_t)(d.a.lines[pos].ptr - (const char *)old.data) : alen;
+	if (!err)
+		err = wg_buf_add(&out, old.data + tail, old.len - tail);
+	if (!err)
+		err = wg_odb_write(odb, WG_OBJ_BLOB, out.data, out.len, blob);
+out:
+	wg_free(take);
+	wg_line_diff_release(&d);
+	wg_buf_release(&old);
+	wg_buf_release(&new);
+	wg_buf_release(&out);
+	return err;
+}
+
+/* The entry of the first commit's index for `path`: (mode, oid), or
+ * none when mode is 0. */
+static int set_entry(struct wg_index *ix, const char *path, unsigned mode, const struct wg_oid *oid)
+{
+	size_t len = strlen(path);
+	long pos = wg_index_find(ix, path, len, 0);
+	struct wg_index_entry *ent;
+	if (pos >= 0)
+		wg_index_remove_at(ix, (size_t)pos);
+	if (!mode)
+		return 0;
+	if (!(ent = wg_index_entry_new(path, len, mode, oid, 0)))
+		return wg_error_set(WG_ENOMEM, "out of memory");
+	return wg_index_add(ix, ent);
+}
+
+/* The first commit's tree: the parent's, with the changes to the paths
+ * opts->paths matches and the hunks opts->hunks names taken from the
+ * commit's. *ntaken: how many changes it took from. */
+static int first_tree(struct wg_oid *out, size_t *ntaken, struct edit *e,
+		      const struct wg_oid *commit, const struct wg_commit *c,
+		      const struct wg_oid *parent_tree)
+{
+	const struct wg_history_edit_options *o = e->opts;
 	struct wg_odb *odb = wg_repo_odb(e->repo);
 	struct wg_tree_diff_options dopts = { 0 };
 	struct wg_diff_changes changes = { 0 };
 	struct wg_index *ix = NULL;
+	size_t used = 0;
 	int err;
 
-	dopts.paths = e->opts->paths;
+	*ntaken = 0;
+	/* with parts of files, every change is looked at */
+	dopts.paths = o->nhunks ? NULL : o->paths;
 	if ((err = wg_diff_trees(&changes, odb, parent_tree, &c->tree, &dopts)) ||
 	    (err = wg_index_new(&ix, wg_repo_algo(e->repo))) ||
 	    (parent_tree && (err = wg_index_read_tree(ix, odb, parent_tree))))
 		goto out;
-	*nchanges = changes.n;
-	for (size_t i = 0; i < changes.n; i++) {
+	for (size_t i = 0; i < changes.n && !err; i++) {
 		const struct wg_diff_change *ch = &changes.v[i];
-		size_t len = strlen(ch->path);
-		long pos = wg_index_find(ix, ch->path, len, 0);
-		if (pos >= 0)
-			wg_index_remove_at(ix, (size_t)pos);
-		if (ch->new_mode) {
-			struct wg_index_entry *ent = wg_index_entry_new(ch->path, len, ch->new_mode,
-									&ch->new_oid, 0);
-			if (!ent) {
-				err = wg_error_set(WG_ENOMEM, "out of memory");
-				goto out;
+		const struct wg_split_hunks *h = NULL;
+		for (size_t j = 0; j < o->nhunks && !h; j++)
+			if (!strcmp(o->hunks[j].path, ch->path))
+				h = &o->hunks[j];
+		if (h) {
+			struct wg_oid blob;
+			bool remove;
+			used++;
+			if (!h->n)
+				continue;
+			if (!(err = take_hunks(&blob, &remove, e, ch, h)))
+				err = set_entry(ix, ch->path, remove ? 0
+						: ch->new_mode ? ch->new_mode : ch->old_mode, &blob);
+			++*ntaken;
+		} else if (!o->nhunks || (o->paths && o->paths->nr &&
+					  wg_pathspec_match(o->paths, ch->path, strlen(ch->path), NULL))) {
+			err = set_entry(ix, ch->path, ch->new_mode, &ch->new_oid);
+			++*ntaken;
+		}
+	}
+	if (!err && used < o->nhunks) {
+		for (size_t j = 0; j < o->nhunks; j++) {
+			bool found = false;
+			for (size_t i = 0; i < changes.n && !found; i++)
+				found = !strcmp(o->hunks[j].path, changes.v[i].path);
+			if (!found) {
+				err = wg_error_set(WG_EINVALID, "split: '%s' is not changed by %s",
+						   o->hunks[j].path, wg_oid_hex(commit));
+				break;
 			}
-			if ((err = wg_index_add(ix, ent)))
-				goto out;
 		}
 	}
 	/* "a" kept as a file while "a/b" is taken, or the reverse */
-	if ((err = wg_index_check_df(ix)))
-		goto out;
-	err = wg_index_write_tree(out, ix, odb);
+	if (!err)
+		err = wg_index_check_df(ix);
+	if (!err)
+		err = wg_index_write_tree(out, ix, odb);
 out:
 	wg_diff_changes_release(&changes);
 	wg_index_free(ix);
@@ -517,7 +644,7 @@ int wg_history_split(struct wg_history_rewrite *out, struct wg_repo *repo,
 		err = wg_error_set(WG_EUNSUPPORTED, "split: %s is a merge", wg_oid_hex(commit));
 		goto out;
 	}
-	if (!opts->paths || !opts->paths->nr) {
+	if ((!opts->paths || !opts->paths->nr) && !opts->nhunks) {
 		err = wg_error_set(WG_EINVALID, "split: no paths given for the first commit");
 		goto out;
 	}
@@ -526,7 +653,7 @@ int wg_history_split(struct wg_history_rewrite *out, struct wg_repo *repo,
 			goto out;
 		parent_tree = &parent.tree;
 	}
-	if ((err = first_tree(&tree, &nchanges, &e, &c, parent_tree)))
+	if ((err = first_tree(&tree, &nchanges, &e, commit, &c, parent_tree)))
 		goto out;
 	if (!nchanges) {
 		err = wg_error_set(WG_EINVALID, "split: no change of %s matches the paths given",

@@ -43,11 +43,26 @@ struct wg_history_edit_options {
 	 * keeps the commit's own. */
 	const char *message;
 	size_t message_len;
-	/* split only: the paths whose changes go into the first commit, and
-	 * its message (NULL: the commit's own) */
+	/* split only: the paths whose changes go into the first commit
+	 * whole, parts of files (below), and the first commit's message
+	 * (NULL: the commit's own) */
 	const struct wg_pathspec *paths;
+	const struct wg_split_hunks *hunks;
+	size_t nhunks;
 	const char *first_message;
 	size_t first_message_len;
+};
+
+/* Part of a file's change for a split's first commit: the hunks numbered
+ * in `hunks` (from 0, in order) of the diff of the file's two versions
+ * as git diff -U0 shows it (each hunk one change; git's default
+ * algorithm), the rest left for the second commit. A regular file, added,
+ * modified or deleted (deleted: only when every hunk is taken), not
+ * binary; a path listed here is not also taken whole by `paths`. */
+struct wg_split_hunks {
+	const char *path;
+	const unsigned *hunks;
+	size_t n;
 };
 
 /* What an edit did: each rewritten commit's old and new id, parents
@@ -68,9 +83,10 @@ int wg_history_reword(struct wg_history_rewrite *out, struct wg_repo *repo,
 		      const struct wg_oid *commit, const struct wg_history_edit_options *opts);
 
 /* Split `commit` (not a merge) in two: first its changes to the paths
- * opts->paths matches, then the rest. WG_EINVALID when no change or
- * every change matches (one of the two would be empty), or when the
- * first commit's tree would have a file and a directory at one path. */
+ * opts->paths matches and the hunks opts->hunks names, then the rest.
+ * WG_EINVALID when nothing or everything is taken (one of the two would
+ * be empty), for a hunk that is not there, or when the first commit's
+ * tree would have a file and a directory at one path. */
 int wg_history_split(struct wg_history_rewrite *out, struct wg_repo *repo,
 		     const struct wg_oid *commit, const struct wg_history_edit_options *opts);
 

@@ -194,6 +194,69 @@ for (const [fmt, refs] of FORMATS) {
     fsck(dir);
   });
 
+  test(`split takes hunks as git apply takes them from git diff -U0 (${fmt}/${refs})`, async () => {
+    const dir = makeRepo(fmt, refs);
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+    write(dir, 'f.txt', `${lines.join('\n')}\n`);
+    write(dir, 'bin', 'a\0b\n');
+    write(dir, 'gone', 'x\ny\n');
+    gitAt(dir, ['add', '.']);
+    gitAt(dir, ['commit', '-q', '-m', 'base'], { date: 1700005000 });
+    const changed = [...lines];
+    changed[1] = 'line 2, changed';
+    changed.splice(12, 0, 'inserted after 12', 'and another');
+    changed.splice(26, 2);
+    write(dir, 'f.txt', `${changed.join('\n')}\n`);
+    write(dir, 'g.txt', 'new file\n');
+    write(dir, 'bin', 'a\0c\n');
+    fs.rmSync(path.join(dir, 'gone'));
+    gitAt(dir, ['add', '-A']);
+    gitAt(dir, ['commit', '-q', '-m', 'many changes'], { date: 1700005060 });
+    const c = rev(dir, 'HEAD');
+    const refsBefore = refsOf(dir);
+
+    // the hunks, as diff() lists them with no context, are git's -U0 hunks
+    const u0 = gitAt(dir, ['diff', '-U0', 'HEAD~1', 'HEAD', '--', 'f.txt']);
+    const headers = u0.split('\n').filter((l) => l.startsWith('@@'));
+    const [file] = await wg.diff({ dir, to: 'HEAD', paths: ['f.txt'], contextLines: 0 });
+    assert.equal(file.hunks.length, 3);
+    assert.deepEqual(file.hunks.map((h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`),
+      headers.map((l) => l.replace(/ @@.*/, ' @@').replace(/-(\d+) /, '-$1,1 ').replace(/\+(\d+) /, '+$1,1 ')));
+
+    // refused, nothing moved: a hunk that is not there, a binary file, a
+    // deletion in part, a path the commit does not change
+    await assert.rejects(wg.split({ dir, hunks: { 'f.txt': [3] }, committer: ME }),
+      { code: 'EINVALID', message: "split: 'f.txt' has 3 hunk(s), no hunk 3" });
+    await assert.rejects(wg.split({ dir, hunks: { bin: [0] }, committer: ME }),
+      { code: 'EINVALID', message: /'bin' is binary/ });
+    await assert.rejects(wg.split({ dir, hunks: { 'a': [0] }, committer: ME }),
+      { code: 'EINVALID', message: /'a' is not changed by/ });
+    await assert.rejects(wg.split({ dir, hunks: { 'f.txt': [-1] }, committer: ME }), { code: 'EINVALID' });
+    assert.equal(refsOf(dir), refsBefore);
+
+    // hunks 0 and 2 of f.txt, and g.txt whole
+    const out = await wg.split({ dir, paths: ['g.txt'], hunks: { 'f.txt': [2, 0], gone: [] }, message: 'part one', committer: ME });
+    // what git apply makes of the same hunks on the parent
+    const keep = [0, 2];
+    const body = u0.split(/(?=^@@)/m);
+    const patch = body[0] + keep.map((k) => body[k + 1]).join('');
+    const index = path.join(tmp, `index-${seq}`);
+    const env = { ...process.env, GIT_INDEX_FILE: index, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', HOME: tmp };
+    git(['-C', dir, 'read-tree', `${c}~1`], { env });
+    git(['-C', dir, 'apply', '--cached', '--unidiff-zero'], { env, input: patch });
+    git(['-C', dir, 'update-index', '--add', '--cacheinfo', `100644,${rev(dir, `${c}:g.txt`)},g.txt`], { env });
+    assert.equal(rev(dir, `${out.first}^{tree}`), git(['-C', dir, 'write-tree'], { env }).trim());
+    assert.equal(rev(dir, `${out.second}^{tree}`), rev(dir, `${c}^{tree}`));
+    assert.equal(gitAt(dir, ['diff-tree', '-r', '--name-status', out.second]),
+      `${out.second}\nM\tbin\nM\tf.txt\nD\tgone\n`);
+    fsck(dir);
+
+    // a deletion taken whole through its hunks
+    const del = await wg.split({ dir, commit: out.second, hunks: { gone: [0] }, committer: ME });
+    assert.equal(gitAt(dir, ['diff-tree', '-r', '--name-status', del.first]), `${del.first}\nD\tgone\n`);
+    fsck(dir);
+  });
+
   test(`refusals move no ref (${fmt}/${refs})`, async () => {
     const dir = makeRepo(fmt, refs);
     const refsBefore = refsOf(dir);

@@ -9,8 +9,9 @@
 //   the server's branch checked with git) -> reload (all still there) ->
 //   create and switch branches -> a commit made on the server by git is
 //   fetched and pulled (fast-forward) -> keyboard-only tree navigation ->
-//   two commits, the first reworded and split from the history panel
-//   (the later one rewritten onto it), pushed and checked with git;
+//   two commits, the first reworded and split by files from the history
+//   panel (the later one rewritten onto it), the second split by hunks,
+//   pushed and checked with git;
 //   and the error states: a missing repository, refused credentials.
 //
 //   WEBGIT_JS_DIR=build/wasm/js node --test tests/js/editor.test.mjs
@@ -282,7 +283,7 @@ test('editor: clone, edit, diff, stage, commit, push, reload, branches, pull, ke
   // Two local commits, then history edits from the history panel: the
   // first is reworded and split, the later one rewritten onto it each
   // time; pushed, the server's history is checked with git.
-  const edit = async (file, line) => {
+  const edit = async (file, line, { top = false } = {}) => {
     // every refresh draws the tree anew, its folders closed
     if (file.includes('/')) {
       const dir = file.slice(0, file.lastIndexOf('/'));
@@ -293,9 +294,15 @@ test('editor: clone, edit, diff, stage, commit, push, reload, branches, pull, ke
     await page.click(`#tree [data-path="${file}"]`);
     await page.waitForFunction((f) => document.getElementById('file-name').textContent === f, file);
     await page.click('.cm-content');
-    await page.keyboard.press('Control+End');
-    await page.keyboard.type(line);
-    await page.keyboard.press('Enter');
+    if (top) {
+      await page.keyboard.press('Control+Home');
+      await page.keyboard.type(line);
+      await page.keyboard.press('Enter');
+    } else {
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(line);
+      await page.keyboard.press('Enter');
+    }
     await page.keyboard.press('Control+s');
     await page.waitForFunction((f) => [...document.querySelectorAll('#status-list li')]
       .some((li) => li.dataset.path === f && li.dataset.worktree === 'M'), file);
@@ -316,6 +323,7 @@ test('editor: clone, edit, diff, stage, commit, push, reload, branches, pull, ke
     await edit('src/util.js', '// util, from the tab');
     await commitAll('Two changes');
     await edit('README.md', 'Later.');
+    await edit('README.md', 'Top line.', { top: true });
     await commitAll('Later');
     assert.deepEqual((await subjects()).slice(0, 3), ['Later', 'Two changes', 'Guide: step two']);
     // the pushed commits cannot be edited here
@@ -340,7 +348,7 @@ test('editor: clone, edit, diff, stage, commit, push, reload, branches, pull, ke
     await page.waitForSelector('#log li:nth-child(2) .split-path');
     const files = await page.$$eval('#log li:nth-child(2) fieldset label', (l) => l.map((e) => e.textContent.trim()));
     assert.deepEqual(files, ['M src/app.js', 'M src/util.js']);
-    await page.check('#log li:nth-child(2) fieldset label:nth-of-type(2) input');
+    await page.check('#log li:nth-child(2) fieldset .split-file:nth-of-type(2) .split-path');
     await page.fill('#log li:nth-child(2) .split-message', 'Util first');
     await screenshot('history-split-form');
     await page.click('#log li:nth-child(2) form.history-edit button[type="submit"]');
@@ -350,13 +358,31 @@ test('editor: clone, edit, diff, stage, commit, push, reload, branches, pull, ke
     assert.ok(await page.isVisible('#clean'));
   });
 
+  await step('history-split-hunks', async () => {
+    // the README's two hunks in "Later": the top one goes first
+    await page.click('#log li:nth-child(1) button.split');
+    await page.waitForSelector('#log li:nth-child(1) .split-hunk');
+    const hunks = await page.$$eval('#log li:nth-child(1) .split-hunk', (l) => l.map((e) => e.parentElement.textContent.trim()));
+    assert.deepEqual(hunks, ['@@ -0,0 +1,1 @@ +Top line.', '@@ -4,0 +6,1 @@ +Later.']);
+    await page.check('#log li:nth-child(1) .split-hunk >> nth=0');
+    await page.fill('#log li:nth-child(1) .split-message', 'Later: the top');
+    await screenshot('history-split-hunks-form');
+    await page.click('#log li:nth-child(1) form.history-edit button[type="submit"]');
+    await page.waitForFunction(() => /^Split .* into .*; 0 later commit/.test(document.getElementById('message-text').textContent));
+    await waitIdle();
+    assert.deepEqual((await subjects()).slice(0, 5),
+      ['Later', 'Later: the top', 'Two changes, reworded', 'Util first', 'Guide: step two']);
+    assert.ok(await page.isVisible('#clean'));
+  });
+
   await step('history-push', async () => {
     await pushWithCredentials();
-    assert.equal(serverGit(['log', '-4', '--format=%s', 'main']),
-      'Later\nTwo changes, reworded\nUtil first\nGuide: step two\n');
-    assert.equal(serverGit(['diff-tree', '--no-commit-id', '--name-only', '-r', 'main~2']), 'src/util.js\n');
-    assert.equal(serverGit(['diff-tree', '--no-commit-id', '--name-only', '-r', 'main~1']), 'src/app.js\n');
-    assert.equal(serverGit(['diff-tree', '--no-commit-id', '--name-only', '-r', 'main']), 'README.md\n');
+    assert.equal(serverGit(['log', '-5', '--format=%s', 'main']),
+      'Later\nLater: the top\nTwo changes, reworded\nUtil first\nGuide: step two\n');
+    assert.equal(serverGit(['diff-tree', '--no-commit-id', '--name-only', '-r', 'main~3']), 'src/util.js\n');
+    assert.equal(serverGit(['diff-tree', '--no-commit-id', '--name-only', '-r', 'main~2']), 'src/app.js\n');
+    assert.equal(serverGit(['show', 'main~1:README.md']), 'Top line.\n# Project\n\nA small project.\nAdded in the tab.\n');
+    assert.equal(serverGit(['show', 'main:README.md']), 'Top line.\n# Project\n\nA small project.\nAdded in the tab.\nLater.\n');
     assert.equal(serverGit(['log', '-1', '--format=%cn <%ce>', 'main']).trim(), 'Web Editor <editor@example.com>');
     serverGit(['fsck', '--strict', '--no-progress']);
     // pushed now: no more edits offered

@@ -112,7 +112,10 @@ async function main(signal: AbortSignal): Promise<void> {
   const me: git.Ident = { name: 'E', email: 'e@x' };
   const reworded = await git.reword({ dir: '/repos/r', commit: 'HEAD~2', message: 'better', committer: me });
   const parts = await git.split({ dir: '/repos/r', paths: ['src'], message: 'src first', committer: me, allowPublished: true });
-  console.log(reworded.oid, reworded.rewritten[0].from, parts.first, parts.second, parts.refs.join());
+  const byHunk = await git.split({ dir: '/repos/r', hunks: { 'src/a.js': [0, 2] }, committer: me });
+  console.log(reworded.oid, reworded.rewritten[0].from, parts.first, parts.second, parts.refs.join(), byHunk.first);
+  // @ts-expect-error hunk numbers, not strings
+  await git.split({ dir: '/repos/r', hunks: { a: ['0'] }, committer: me });
   // @ts-expect-error a reword needs its message
   await git.reword({ dir: '/repos/r', committer: me });
   // @ts-expect-error a split needs the paths of its first commit

@@ -1,10 +1,11 @@
 /* Unit tests for history edits (core/worktree/history_edit.h): a reword
- * and a split on a repository of each ref format, made here with
- * wg_commit_index, with an allocation failure at every allocation and an
- * I/O failure (EIO, ENOSPC) at every call that changes the disk: each
- * fails with its error and leaves every ref and reflog as it was; the
- * run without a failure moves the branches. tests/js/edit.test.mjs checks
- * the commits byte for byte against the real git. */
+ * and a split (by paths, by hunks) on a repository of each ref format,
+ * made here with wg_commit_index, with an allocation failure at every
+ * allocation and an I/O failure (EIO, ENOSPC) at every call that changes
+ * the disk: each fails with its error and leaves every ref and reflog as
+ * it was; the run without a failure moves the branches.
+ * tests/js/edit.test.mjs checks the commits byte for byte against the
+ * real git. */
 #include <string.h>
 
 #include "fixtures.h"
@@ -92,14 +93,23 @@ static struct wg_repo *make_repo(const char *name, const char *ref_format, struc
 
 enum fault { ALLOC, EIO_AT, ENOSPC_AT };
 
-static int run(struct wg_repo *repo, const struct wg_oid *two, const struct wg_pathspec *split,
-	       struct wg_history_rewrite *rw)
+enum edit_kind { REWORD, SPLIT_PATHS, SPLIT_HUNKS };
+
+static int run(struct wg_repo *repo, const struct wg_oid *two, enum edit_kind kind,
+	       const struct wg_pathspec *ps, struct wg_history_rewrite *rw)
 {
+	static const unsigned first_hunk[] = { 0 };
+	static const struct wg_split_hunks hunks = { "a", first_hunk, 1 };
 	struct wg_history_edit_options opts = { 0 };
 	int err;
 	opts.committer = "E Ditor <e@example.com> 1700000100 +0000";
-	if (split) {
-		opts.paths = split;
+	if (kind != REWORD) {
+		if (kind == SPLIT_PATHS) {
+			opts.paths = ps;
+		} else {
+			opts.hunks = &hunks;
+			opts.nhunks = 1;
+		}
 		opts.first_message = "two: b\n";
 		opts.first_message_len = 7;
 		err = wg_history_split(rw, repo, two, &opts);
@@ -112,7 +122,7 @@ static int run(struct wg_repo *repo, const struct wg_oid *two, const struct wg_p
 }
 
 /* Fail at each point in turn until the edit succeeds. */
-static void faults(const char *name, const char *ref_format, bool split, enum fault kind)
+static void faults(const char *name, const char *ref_format, enum edit_kind edit, enum fault kind)
 {
 	struct wg_buf before = WG_BUF_INIT, after = WG_BUF_INIT;
 	struct wg_history_rewrite rw;
@@ -138,7 +148,7 @@ static void faults(const char *name, const char *ref_format, bool split, enum fa
 			spec.action = kind == EIO_AT ? WG_FS_FAULT_EIO : WG_FS_FAULT_ENOSPC;
 			wg_fs_fault_install(&spec);
 		}
-		err = run(repo, &two, split ? &ps : NULL, &rw);
+		err = run(repo, &two, edit, &ps, &rw);
 		if (kind == ALLOC)
 			wg_allocator_set(NULL);
 		else
@@ -162,7 +172,8 @@ static void faults(const char *name, const char *ref_format, bool split, enum fa
 	CHECK_OK(wg_refdb_resolve(&main_tip, NULL, wg_repo_refdb(repo), "refs/heads/main", 0));
 	CHECK(wg_oid_equal(&main_tip, &rw.new_ids[1]));
 	snapshot(repo, &after);
-	CHECK(strstr(wg_buf_cstr(&after), split ? "HEAD: split: two: b\n" : "HEAD: reword: two, reworded\n"));
+	CHECK(strstr(wg_buf_cstr(&after), edit != REWORD ? "HEAD: split: two: b\n"
+		     : "HEAD: reword: two, reworded\n"));
 	wg_history_rewrite_release(&rw);
 	wg_pathspec_release(&ps);
 	wg_buf_release(&before);
@@ -170,16 +181,20 @@ static void faults(const char *name, const char *ref_format, bool split, enum fa
 	wg_repo_free(repo);
 }
 
-static void test_reword_alloc(void) { faults("he-rw-alloc", "files", false, ALLOC); }
-static void test_split_alloc(void) { faults("he-sp-alloc", "reftable", true, ALLOC); }
-static void test_reword_eio_files(void) { faults("he-rw-eio-f", "files", false, EIO_AT); }
-static void test_reword_eio_reftable(void) { faults("he-rw-eio-r", "reftable", false, EIO_AT); }
-static void test_split_enospc_files(void) { faults("he-sp-nospc-f", "files", true, ENOSPC_AT); }
-static void test_split_enospc_reftable(void) { faults("he-sp-nospc-r", "reftable", true, ENOSPC_AT); }
+static void test_reword_alloc(void) { faults("he-rw-alloc", "files", REWORD, ALLOC); }
+static void test_split_alloc(void) { faults("he-sp-alloc", "reftable", SPLIT_PATHS, ALLOC); }
+static void test_split_hunks_alloc(void) { faults("he-sh-alloc", "files", SPLIT_HUNKS, ALLOC); }
+static void test_reword_eio_files(void) { faults("he-rw-eio-f", "files", REWORD, EIO_AT); }
+static void test_reword_eio_reftable(void) { faults("he-rw-eio-r", "reftable", REWORD, EIO_AT); }
+static void test_split_enospc_files(void) { faults("he-sp-nospc-f", "files", SPLIT_PATHS, ENOSPC_AT); }
+static void test_split_hunks_eio(void) { faults("he-sh-eio", "reftable", SPLIT_HUNKS, EIO_AT); }
+static void test_split_enospc_reftable(void) { faults("he-sp-nospc-r", "reftable", SPLIT_PATHS, ENOSPC_AT); }
 
 WG_TEST_MAIN("history_edit",
 	WG_TEST(test_reword_alloc),
 	WG_TEST(test_split_alloc),
+	WG_TEST(test_split_hunks_alloc),
+	WG_TEST(test_split_hunks_eio),
 	WG_TEST(test_reword_eio_files),
 	WG_TEST(test_reword_eio_reftable),
 	WG_TEST(test_split_enospc_files),

@@ -419,24 +419,45 @@ function rewordForm(li, c) {
   });
 }
 
+// A split: files ticked whole, or (a file of several hunks) some of its
+// hunks, as git diff -U0 numbers them, go into the first commit.
 async function splitForm(li, c) {
-  const files = await git.diff({ dir: state.dir, to: c.oid });
-  const boxes = files.map((f) => {
+  const files = await git.diff({ dir: state.dir, to: c.oid, contextLines: 0 });
+  const rows = files.map((f) => {
     const paths = [f.oldPath, f.newPath].filter((p, i, a) => p && a.indexOf(p) === i);
     const box = el('input', { type: 'checkbox', className: 'split-path' });
     box.dataset.paths = JSON.stringify(paths);
-    return el('label', { className: 'mono' }, box, ` ${f.status} ${paths.join(' → ')}`);
+    const row = el('div', { className: 'split-file' },
+      el('label', { className: 'mono' }, box, ` ${f.status} ${paths.join(' → ')}`));
+    if (!f.binary && f.hunks.length > 1 && 'MAD'.includes(f.status)) {
+      const hunks = f.hunks.map((h, i) => {
+        const hb = el('input', { type: 'checkbox', className: 'split-hunk' });
+        hb.dataset.path = f.newPath ?? f.oldPath;
+        hb.dataset.hunk = String(i);
+        const first = h.lines.find((l) => l.type !== ' ');
+        return el('label', { className: 'mono hunk' }, hb,
+          ` @@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@ ${first ? `${first.type}${first.text}` : ''}`);
+      });
+      // the whole file, or some of its hunks
+      box.addEventListener('change', () => { for (const h of hunks) h.querySelector('input').disabled = box.checked; });
+      row.append(el('div', { className: 'split-hunks' }, ...hunks));
+    }
+    return row;
   });
   const first = el('input', { className: 'split-message', required: true, value: `${c.message.split('\n')[0]} (part 1)` });
   editForm(li, {
     label: `Split ${c.oid.slice(0, 8)}`,
-    body: [el('p', { className: 'muted', textContent: 'The files ticked go into a first commit; the rest stay in this one.' }),
-      el('fieldset', {}, el('legend', { textContent: 'Files of the first commit' }), ...boxes),
+    body: [el('p', { className: 'muted', textContent: 'What is ticked goes into a first commit; the rest stays in this one.' }),
+      el('fieldset', {}, el('legend', { textContent: 'Files and hunks of the first commit' }), ...rows),
       el('label', { textContent: 'First commit\'s message' }, first)],
     submit: 'Split',
     onsubmit: (form) => act('Split', async () => {
       const paths = [...form.querySelectorAll('.split-path:checked')].flatMap((b) => JSON.parse(b.dataset.paths));
-      const out = await git.split({ dir: state.dir, commit: c.oid, paths, message: first.value, committer: editor() });
+      const hunks = {};
+      for (const b of form.querySelectorAll('.split-hunk:checked:not(:disabled)')) {
+        (hunks[b.dataset.path] ??= []).push(Number(b.dataset.hunk));
+      }
+      const out = await git.split({ dir: state.dir, commit: c.oid, paths, hunks, message: first.value, committer: editor() });
       say(`Split ${c.oid.slice(0, 8)} into ${out.first.slice(0, 8)} and ${out.second.slice(0, 8)}; ${out.rewritten.length - 1} later commit(s) rewritten.`);
     }),
   });
