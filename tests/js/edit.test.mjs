@@ -95,7 +95,17 @@ const fsck = (dir) => gitAt(dir, ['fsck', '--strict', '--no-dangling', '--no-pro
 function expected(dir, old, map, message) {
   const raw = gitAt(dir, ['cat-file', 'commit', old]);
   const at = raw.indexOf('\n\n');
-  let head = raw.slice(0, at).split('\n')
+  // a signature (its header and continuation lines) no longer holds
+  const kept = [];
+  for (const l of raw.slice(0, at).split('\n')) {
+    if (/^gpgsig(-sha256)? /.test(l) || (l.startsWith(' ') && kept.dropping)) {
+      kept.dropping = true;
+      continue;
+    }
+    kept.dropping = false;
+    kept.push(l);
+  }
+  let head = kept
     .map((l) => (l.startsWith('parent ') ? `parent ${map.get(l.slice(7)) ?? l.slice(7)}` : l))
     .map((l) => (l.startsWith('committer ') ? `committer ${ME_TEXT}` : l));
   head = head.join('\n');
@@ -289,6 +299,24 @@ for (const [fmt, refs] of FORMATS) {
     assert.equal(rev(dir, 'v1'), rev(dir, 'origin/main'));
     assert.equal(rev(dir, 'main^{tree}'), tree);
     assert.equal(gitAt(dir, ['rev-list', '--count', 'main']).trim(), '5', 'no commit twice');
+    fsck(dir);
+  });
+
+  test(`signatures are dropped, other extra headers kept (${fmt}/${refs})`, async () => {
+    const dir = makeRepo(fmt, refs);
+    // a signed commit with an encoding and a header of its own, on main
+    const raw = gitAt(dir, ['cat-file', 'commit', 'main']);
+    const at = raw.indexOf('\n\n');
+    const signed = `${raw.slice(0, at)}\nencoding ISO-8859-1\nx-custom kept\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n abcd\n -----END PGP SIGNATURE-----\n\nsigned tip\n`;
+    const tip = gitAt(dir, ['hash-object', '-t', 'commit', '-w', '--stdin'], { input: signed }).trim();
+    gitAt(dir, ['update-ref', 'refs/heads/main', tip]);
+    const old = rev(dir, 'main~1');
+    const out = await wg.reword({ dir, commit: 'main~1', message: 'merge, reworded', committer: ME });
+    const map = new Map([[old, out.oid]]);
+    assert.equal(rev(dir, 'main'), expected(dir, tip, map));
+    const now = gitAt(dir, ['cat-file', 'commit', 'main']);
+    assert.doesNotMatch(now, /gpgsig/);
+    assert.match(now, /\nencoding ISO-8859-1\nx-custom kept\n\nsigned tip\n$/);
     fsck(dir);
   });
 
