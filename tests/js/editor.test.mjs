@@ -332,6 +332,14 @@ test('editor: clone, edit, diff, stage, commit, push, reload, branches, pull, ke
   });
 
   await step('history-reword', async () => {
+    // by keyboard: the form opens on its message, Escape closes it and
+    // gives the focus back
+    await page.focus('#log li:nth-child(2) button.reword');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.classList.contains('reword-message'));
+    await page.keyboard.press('Escape');
+    assert.equal(await page.$('#log li:nth-child(2) form.history-edit'), null);
+    assert.equal(await page.evaluate(() => document.activeElement.className), 'reword');
     await page.click('#log li:nth-child(2) button.reword');
     await page.waitForSelector('#log li:nth-child(2) form.history-edit');
     assert.equal(await page.inputValue('#log li:nth-child(2) .reword-message'), 'Two changes');

@@ -393,15 +393,22 @@ function logItem(c, editable) {
 
 const editor = () => ({ name: $('author-name').value.trim(), email: $('author-email').value.trim() });
 
+// A form under a history entry; Cancel or Escape closes it and gives the
+// focus back to the button that opened it.
 function editForm(li, { label, body, submit, onsubmit }) {
   li.querySelector('form.history-edit')?.remove();
+  const opener = document.activeElement;
+  const close = () => {
+    form.remove();
+    if (opener?.isConnected) opener.focus();
+  };
   const form = el('form', { className: 'history-edit' }, ...body,
     el('div', { className: 'buttons' },
       el('button', { type: 'submit', className: 'primary', textContent: submit }),
-      el('button', { type: 'button', textContent: 'Cancel', onclick: () => form.remove() })));
+      el('button', { type: 'button', textContent: 'Cancel', onclick: close })));
   form.setAttribute('aria-label', label);
   form.addEventListener('submit', (ev) => { ev.preventDefault(); onsubmit(form); });
-  form.addEventListener('keydown', (ev) => { if (ev.key === 'Escape') form.remove(); });
+  form.addEventListener('keydown', (ev) => { if (ev.key === 'Escape') close(); });
   li.append(form);
   form.querySelector('textarea, input')?.focus();
 }
