@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "diff/line_diff.h"
+#include "diff/hunk_select.h"
 #include "diff/patch.h"
 #include "diff/tree_diff.h"
 #include "hash/oidmap.h"
@@ -461,15 +461,6 @@ static bool is_regular(unsigned mode)
 	return !mode || (mode & 0170000) == 0100000;
 }
 
-/* Append the lines [from, to) of one side of a line diff. */
-static int add_lines(struct wg_buf *out, const struct wg_line_side *side, long from, long to)
-{
-	int err = 0;
-	for (long i = from; i < to && !err; i++)
-		err = wg_buf_add(out, side->lines[i].ptr, side->lines[i].size);
-	return err;
-}
-
 /* The file of `ch` with only the hunks `h` names taken from its new
  * version: into *blob (written), or *remove when a deletion is taken
  * whole. */
@@ -478,11 +469,10 @@ static int take_hunks(struct wg_oid *blob, bool *remove, struct edit *e,
 {
 	struct wg_odb *odb = wg_repo_odb(e->repo);
 	struct wg_buf old = WG_BUF_INIT, new = WG_BUF_INIT, out = WG_BUF_INIT;
-	struct wg_line_diff d = { 0 };
+	struct wg_hunk_select hs = { 0 };
 	enum wg_object_type type;
 	bool *take = NULL;
-	size_t alen, blen, taken = 0, tail;
-	long pos = 0;
+	size_t taken = 0;
 	int err = 0;
 
 	*remove = false;
@@ -497,45 +487,31 @@ static int take_hunks(struct wg_oid *blob, bool *remove, struct edit *e,
 				   ch->path);
 		goto out;
 	}
-	/* the hunks git diff -U0 shows: it drops a common tail first */
-	alen = old.len;
-	blen = new.len;
-	wg_line_diff_trim_tail((const char *)old.data, &alen, (const char *)new.data, &blen);
-	if ((err = wg_line_diff_run(&d, (const char *)old.data, alen, (const char *)new.data, blen)))
+	if ((err = wg_hunk_select_init(&hs, (const char *)old.data, old.len,
+				       (const char *)new.data, new.len)))
 		goto out;
-	if (!(take = wg_calloc(d.n ? d.n : 1, sizeof(*take)))) {
+	if (!(take = wg_calloc(hs.n ? hs.n : 1, sizeof(*take)))) {
 		err = wg_error_set(WG_ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < h->n; i++) {
-		if (h->hunks[i] >= d.n) {
+		if (h->hunks[i] >= hs.n) {
 			err = wg_error_set(WG_EINVALID, "split: '%s' has %zu hunk(s), no hunk %u",
-					   ch->path, d.n, h->hunks[i]);
+					   ch->path, hs.n, h->hunks[i]);
 			goto out;
 		}
 		taken += !take[h->hunks[i]];
 		take[h->hunks[i]] = true;
 	}
-	if (!ch->new_mode && taken == d.n) {
+	if (!ch->new_mode && taken == hs.n) {
 		*remove = true;
 		goto out;
 	}
-	for (size_t k = 0; k < d.n && !err; k++) {
-		const struct wg_line_change *c = &d.v[k];
-		if (!(err = add_lines(&out, &d.a, pos, c->i1)))
-			err = take[k] ? add_lines(&out, &d.b, c->i2, c->i2 + c->chg2)
-				: add_lines(&out, &d.a, c->i1, c->i1 + c->chg1);
-		pos = c->i1 + c->chg1;
-	}
-	/* the rest of the old version, with the tail the diff did not see */
-	tail = pos < d.a.n ? (size_t)(d.a.lines[pos].ptr - (const char *)old.data) : alen;
-	if (!err)
-		err = wg_buf_add(&out, old.data + tail, old.len - tail);
-	if (!err)
+	if (!(err = wg_hunk_select_apply(&out, &hs, take)))
 		err = wg_odb_write(odb, WG_OBJ_BLOB, out.data, out.len, blob);
 out:
 	wg_free(take);
-	wg_line_diff_release(&d);
+	wg_hunk_select_release(&hs);
 	wg_buf_release(&old);
 	wg_buf_release(&new);
 	wg_buf_release(&out);

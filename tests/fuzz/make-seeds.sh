@@ -300,6 +300,13 @@ text refspec '+refs/heads/*:refs/remotes/origin/*\nrefs/heads/main' 'main:refs/h
 text attr '\x00* text\n*.c eol=crlf -diff\n[attr]m a=1 -b\n*.h m\n"q x" !text\xffsub/** x\n[attr]no y\xff*.c text=auto\xff!neg a\n\xef\xbb\xbf* g\xffx.c\nd/y.h\nd/e/q x\nd/e/\n' \
 	'\x01*.bin binary\r\n/top -text\ndir/ a\n**/deep b\xff\xff\xff\xff\xfftop\nd/x.bin\ndir/\nd/e/deep' \
 	'\x02*.TXT text eol=lf\xff\xff\xff\xff\xffA.txt\nd/B.TXT\r\none\r\ntwo\nthree\rfour\x00'
+# hunk_select: 8 bytes of selection, the cut between the texts (out of
+# 256), then the texts; the last one's common tail is over 1024 bytes
+tail1k=$(printf 'line %04d of a long common tail\n' $(seq 40))
+text hunk_select '\x05\x00\x00\x00\x00\x00\x00\x00\x80a\nb\nc\nd\nA\nb\nC\nd\n' \
+	'\x02\x00\x00\x00\x00\x00\x00\x00\x40one\ntwo\none\nNEW\ntwo\nthree\nfour' \
+	'\xff\x00\x00\x00\x00\x00\x00\x00\xc0x\ny\nz\nw\nx\n' \
+	"\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x80old\\n${tail1k}\\nnew\\n${tail1k}\\n"
 text date '1700000000 +0100' '@1700000000' '2023-11-14 22:13:20 +0000' \
 	'Tue, 14 Nov 2023 22:13:20 +0100' '2023-11-14T22:13:20Z' 'now' '1.day.ago' '12345 -0530'
 text ident 'A U Thor <author@example.com> 1700000000 +0100' 'C <c@x> 0 -0530' \
