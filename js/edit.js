@@ -13,17 +13,15 @@
 // forced push.
 
 import {
-  M, str, withStrings, withStringArray, withBytes, takeObject, records, makeError,
+  M, withStrings, withStringArray, withBytes, takeObject, records, makeError,
 } from './runtime.js';
-import { withRepo, identText } from './repo.js';
+import { withRepo, identText, revparse } from './repo.js';
 
 const utf8in = new TextEncoder();
 
 function commitId(repo, rev) {
   if (typeof rev !== 'string' || rev === '') throw makeError('EINVALID', 'commit must be a revision');
-  const oid = withStrings([`${rev}^{commit}`], (s) => str(M._wgjs_revparse(repo, s)));
-  if (oid === null) throw makeError('ENOTFOUND', `unknown revision '${rev}'`);
-  return oid;
+  return revparse(repo, `${rev}^{commit}`);
 }
 
 function optionalBytes(text, what, fn) {

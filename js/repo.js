@@ -77,7 +77,7 @@ export async function lazily(repo, state, remote, fn) {
   }
 }
 
-function revparse(repo, spec) {
+export function revparse(repo, spec) {
   const oid = withStrings([spec], (s) => str(M._wgjs_revparse(repo, s)));
   if (oid === null) throw lastError();
   return oid;

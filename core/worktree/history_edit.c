@@ -65,17 +65,18 @@ static void edit_release(struct edit *e)
 	wg_buf_release(&e->scratch);
 }
 
-static int add_tip(struct edit *e, const char *name, const struct wg_oid *oid)
+/* Append (name, oid) to the list *v of *n tips. */
+static int add_tip(struct tip **v, size_t *n, const char *name, const struct wg_oid *oid)
 {
 	struct tip *t;
-	if (!(t = wg_realloc(e->tips, (e->ntips + 1) * sizeof(*t))))
+	if (!(t = wg_realloc(*v, (*n + 1) * sizeof(*t))))
 		return wg_error_set(WG_ENOMEM, "out of memory");
-	e->tips = t;
-	t += e->ntips;
+	*v = t;
+	t += *n;
 	if (!(t->name = wg_strdup(name)))
 		return wg_error_set(WG_ENOMEM, "out of memory");
 	t->oid = *oid;
-	e->ntips++;
+	++*n;
 	return 0;
 }
 
@@ -91,7 +92,7 @@ static int read_tips(struct edit *e)
 	if ((err = wg_refdb_iter_new(&it, refdb, "refs/heads/")))
 		return err;
 	while (!(err = wg_ref_iter_next(&r, it)))
-		if (!r->symbolic && (err = add_tip(e, r->name, &r->oid)))
+		if (!r->symbolic && (err = add_tip(&e->tips, &e->ntips, r->name, &r->oid)))
 			break;
 	wg_ref_iter_free(it);
 	if (err != WG_ITEROVER)
@@ -107,7 +108,7 @@ static int read_tips(struct edit *e)
 		err = (e->head_branch = wg_strdup(head.target)) ? 0
 			: wg_error_set(WG_ENOMEM, "out of memory");
 	else
-		err = add_tip(e, "HEAD", &head.oid);
+		err = add_tip(&e->tips, &e->ntips, "HEAD", &head.oid);
 	wg_ref_release(&head);
 	return err;
 }
@@ -139,7 +140,6 @@ static int published_by(char **holder, struct edit *e, const struct wg_commit *c
 			goto out;
 		while (!(err = wg_ref_iter_next(&r, it))) {
 			struct wg_oid tip;
-			struct tip *t;
 			if (r->symbolic)
 				continue;
 			/* a tag of a tree or a blob holds no commit */
@@ -147,16 +147,8 @@ static int published_by(char **holder, struct edit *e, const struct wg_commit *c
 				wg_error_clear();
 				continue;
 			}
-			if (!(t = wg_realloc(held, (nheld + 1) * sizeof(*t)))) {
-				err = wg_error_set(WG_ENOMEM, "out of memory");
+			if ((err = add_tip(&held, &nheld, r->name, &tip)))
 				break;
-			}
-			held = t;
-			if (!(held[nheld].name = wg_strdup(r->name))) {
-				err = wg_error_set(WG_ENOMEM, "out of memory");
-				break;
-			}
-			held[nheld++].oid = tip;
 		}
 		wg_ref_iter_free(it);
 		if (err != WG_ITEROVER)
