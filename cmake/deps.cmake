@@ -38,8 +38,18 @@ if(EMSCRIPTEN)
   list(TRANSFORM zfiles APPEND ".c")
   add_library(wg_zlib STATIC ${zfiles})
   target_include_directories(wg_zlib SYSTEM PUBLIC "${WG_ZLIB_DIR}")
-  target_compile_definitions(wg_zlib PRIVATE Z_HAVE_UNISTD_H)
+  # DYNAMIC_CRC_TABLE: the CRC-32 tables (5 KB of random bytes, which gzip
+  # cannot shrink: a page downloads them whole) are computed on first use
+  # instead, once, behind zlib's C11-atomic once() (the threaded module
+  # calls crc32 from several workers).
+  target_compile_definitions(wg_zlib PRIVATE Z_HAVE_UNISTD_H DYNAMIC_CRC_TABLE)
   target_compile_options(wg_zlib PRIVATE -O3 -w)
+  # Compressing runs once per object we write (a commit, a push's pack),
+  # never per object received: size over speed.
+  if(WG_WASM_SIZE)
+    set_source_files_properties("${WG_ZLIB_DIR}/deflate.c" "${WG_ZLIB_DIR}/trees.c"
+      PROPERTIES COMPILE_OPTIONS -Oz)
+  endif()
 
   # Two libraries: the hash functions the core uses (SHA-256), all the JS
   # package needs, and the rest (TLS, for the CLI's HTTPS under Node), so

@@ -111,6 +111,8 @@ function(wg_wasm_js_target)
     "-sEXPORTED_FUNCTIONS=_malloc,_free"
     "-sEXPORTED_RUNTIME_METHODS=FS,NODEFS,IDBFS,HEAPU8,HEAPU32,UTF8ToString,stringToUTF8,lengthBytesUTF8"
     "-sINCOMING_MODULE_JS_API=${incoming}"
+    # printf without its float conversions (wasm/printf_no_float.c)
+    -Wl,--wrap=snprintf -Wl,--wrap=vsnprintf
     "SHELL:--pre-js \"${WG_WASM_DIR}/pre.js\"")
   if(WG_WASM_THREADS)
     # A pool of Workers made at load, as many as the host asks for
