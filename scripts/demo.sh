@@ -153,9 +153,12 @@ demo_web() {
 	echo "making sample repositories in $DEMO_WORK/repos..." >&2
 	"$ROOT/tests/server/make-repos.sh" "$DEMO_WORK/repos" >/dev/null
 
-	# pushes want credentials (demo / demo), as a real server's would
+	# pushes want credentials (demo / demo), as a real server's would; the
+	# pages are cross-origin isolated (threads), the forge's with COEP
+	# credentialless so that a README's badges from other sites show
 	local args=(--root "$DEMO_WORK/repos" --static "$ROOT/web-demo" --mount "/webgit/=$build/js"
-		--mount "/editor/=$build/pages/editor" --mount "/forge/=$build/pages/forge" --auth demo:demo --isolate --log "$DEMO_WORK/server/access.log")
+		--mount "/editor/=$build/pages/editor" --mount "/forge/=$build/pages/forge" --auth demo:demo
+		--isolate --credentialless /forge/ --log "$DEMO_WORK/server/access.log")
 	if [ "$explicit_port" = 0 ] && port_taken "$port"; then
 		echo "port $port is taken; using a free one" >&2
 		port=0

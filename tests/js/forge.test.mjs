@@ -4,7 +4,9 @@
 // against git on the server's repository and saved as a screenshot
 // (build/screenshots/forge-NN-view.png): the tree with each entry's last
 // commit (git last-modified, top level and a subdirectory), the README
-// rendered with its hostile HTML removed, a file, its blame, the commit
+// rendered with its hostile HTML removed and its images shown (the
+// repository's from their blobs, another site's in the cross-origin
+// isolated page), a file, an image file, its blame, the commit
 // list, a commit's diff in unified and split views, and a comparison of
 // two branches; and the request count the page shows equals the server's
 // log, with no blob fetched before a page shows it.
@@ -15,6 +17,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { JS_DIR, ROOT, gitIn, launchChromium, makeTmp, startServerAt, writeFileIn } from './lib.mjs';
 import { assertReadable } from './contrast.mjs';
 
@@ -30,7 +33,38 @@ let shot = 0;
 const pageErrors = [];
 
 const serverGit = (args, opts) => git(['--git-dir', served, ...args], opts);
-const README = `# Forge test
+// A PNG of width x height (RGB, one colour), for the README's images.
+function png(width, height) {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), body.length + 4);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array(width).fill([200, 60, 20]).flat())]);
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(Buffer.concat(Array(height).fill(row)))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+// `other`: another origin's image (localhost, not 127.0.0.1), which the
+// page shows although it is cross-origin isolated (COEP credentialless)
+const README = (other) => `# Forge test
 
 A *rendered* README with a [link](docs/guide.md) and a list:
 
@@ -41,6 +75,8 @@ A *rendered* README with a [link](docs/guide.md) and a list:
 <img src="x" onerror="window.PWNED = 2">
 <a href="javascript:window.PWNED = 3">bad link</a>
 
+![the logo](docs/logo.png) ![missing](docs/none.png) ![badge](${other})
+
 \`\`\`js
 const x = 1;
 \`\`\`
@@ -49,6 +85,19 @@ const x = 1;
 before(() => {
   tmp = makeTmp('forge');
   git = gitIn(tmp);
+  const repos = path.join(tmp, 'repos');
+  fs.mkdirSync(repos);
+  const images = path.join(tmp, 'images');
+  fs.mkdirSync(images);
+  fs.writeFileSync(path.join(images, 'badge.png'), png(5, 1));
+  const pages = path.join(tmp, 'pages');
+  execFileSync(path.join(ROOT, 'scripts/build-pages.sh'), [pages], { stdio: ['ignore', 'ignore', 'pipe'] });
+  accessLog = path.join(tmp, 'access.log');
+  // cross-origin isolated as scripts/demo.sh serves it: the forge's page
+  // with COEP credentialless, the rest require-corp
+  server = startServerAt(path.join(tmp, 'server'), repos, ['--static', path.join(ROOT, 'web-demo'),
+    '--mount', `/webgit/=${JS_DIR}`, '--mount', `/forge/=${path.join(pages, 'forge')}`,
+    '--mount', `/images/=${images}`, '--isolate', '--credentialless', '/forge/', '--log', accessLog]);
   const work = path.join(tmp, 'work');
   git(['init', '-q', '-b', 'main', work]);
   const write = (f, data) => writeFileIn(work, f, data);
@@ -56,7 +105,9 @@ before(() => {
     git(['-C', work, 'add', '-A']);
     git(['-C', work, 'commit', '-qm', msg]);
   };
-  write('README.md', README);
+  write('README.md', README(`${server.base.replace('127.0.0.1', 'localhost')}/images/badge.png`));
+  fs.mkdirSync(path.join(work, 'docs'), { recursive: true });
+  fs.writeFileSync(path.join(work, 'docs/logo.png'), png(2, 3));
   write('src/app.js', 'function main() {\n  return 1;\n}\n');
   write('src/lib/util.js', 'export const one = 1;\n');
   write('docs/guide.md', '# Guide\n');
@@ -74,16 +125,10 @@ before(() => {
   write('src/new.js', 'export {};\n');
   commit('feature: a new file');
   git(['-C', work, 'switch', '-q', 'main']);
-  const repos = path.join(tmp, 'repos');
   served = path.join(repos, 'proj.git');
   git(['clone', '-q', '--bare', '--no-local', work, served]);
   git(['-C', served, 'fetch', '-q', work, 'feature:feature']);
   for (const key of ['allowFilter', 'allowAnySHA1InWant']) serverGit(['config', `uploadpack.${key}`, 'true']);
-  const pages = path.join(tmp, 'pages');
-  execFileSync(path.join(ROOT, 'scripts/build-pages.sh'), [pages], { stdio: ['ignore', 'ignore', 'pipe'] });
-  accessLog = path.join(tmp, 'access.log');
-  server = startServerAt(path.join(tmp, 'server'), repos, ['--static', path.join(ROOT, 'web-demo'),
-    '--mount', `/webgit/=${JS_DIR}`, '--mount', `/forge/=${path.join(pages, 'forge')}`, '--log', accessLog]);
 });
 
 after(async () => {
@@ -127,7 +172,7 @@ test('forge preview: tree with last commits, README, file, blame, commits, diff 
   page = context.pages()[0] || await context.newPage();
   page.setDefaultTimeout(60000);
   page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
-  // the README's <img src="x"> is kept (without its onerror) and 404s
+  // a failed load of another site's resource is the browser's to report
   page.on('console', (m) => {
     if (m.type() === 'error' && !/^Failed to load resource/.test(m.text())) pageErrors.push(`console: ${m.text()}`);
   });
@@ -148,12 +193,28 @@ test('forge preview: tree with last commits, README, file, blame, commits, diff 
     assert.equal(await page.evaluate(() => window.PWNED), undefined);
     assert.equal(await page.getAttribute('article.readme a[href*="guide"]', 'href'), '#/blob/docs/guide.md',
       'a link to a file of the repository opens it here');
+    // its images: the repository's own from its blob, a missing one with
+    // its alt text and no request to the page's server, another site's as
+    // it is, all in a cross-origin isolated page
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+    const images = () => page.$$eval('article.readme img', (l) => l.map((i) => ({
+      alt: i.alt, src: i.getAttribute('src') ?? '', path: i.dataset.path ?? '', w: i.naturalWidth, h: i.naturalHeight,
+    })));
+    await page.waitForFunction(() => [...document.querySelectorAll('article.readme img')].every((i) => i.complete));
+    const [logo, missing, badge, ...rest] = (await images()).filter((i) => i.alt !== '');
+    assert.deepEqual(rest, []);
+    assert.match(logo.src, /^blob:/);
+    assert.deepEqual([logo.path, logo.w, logo.h], ['docs/logo.png', 2, 3]);
+    assert.deepEqual([missing.src, missing.w], ['', 0]);
+    assert.match(badge.src, /^http:\/\/localhost:\d+\/images\/badge\.png$/);
+    assert.deepEqual([badge.w, badge.h], [5, 1], 'another site\'s image loads (COEP credentialless)');
     assert.equal(await page.getAttribute('#tab-tree', 'aria-current'), 'page');
-    // what it cost: the clone (discovery, ls-refs, fetch) and one fetch of
-    // the README's blob; the page counts what the server logged
+    // what it cost: the clone (discovery, ls-refs, fetch) and one fetch
+    // each of the README's blob and of its image; the page counts what the
+    // server logged
     const logged = gitRequests();
     assert.equal(await shownRequests(), logged.length, logged.join('\n'));
-    assert.equal(logged.filter((l) => l.startsWith('POST')).length, 3, logged.join('\n'));
+    assert.equal(logged.filter((l) => l.startsWith('POST')).length, 4, logged.join('\n'));
     const n = await assertReadable(page, 'the tree with its README');
     assert.ok(n.light > 15 && n.dark > 15, `text checked: ${JSON.stringify(n)}`);
   });
@@ -173,6 +234,13 @@ test('forge preview: tree with last commits, README, file, blame, commits, diff 
       serverGit(['show', 'main:src/app.js']).replace(/\n$/, '').split('\n'));
     assert.equal(gitRequests().length - before, 2, 'the file\'s blob: one fetch (GET and POST)');
     assert.equal(await shownRequests(), gitRequests().length);
+  });
+
+  await step('image', async () => {
+    await show('#/blob/docs/logo.png');
+    await page.waitForFunction(() => document.querySelector('.box.image img')?.complete);
+    assert.deepEqual(await page.$eval('.box.image img', (i) => [i.src.slice(0, 5), i.naturalWidth, i.naturalHeight]),
+      ['blob:', 2, 3]);
   });
 
   await step('blame', async () => {

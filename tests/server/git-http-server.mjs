@@ -35,6 +35,11 @@
 //   --isolate         send the static files with COOP and COEP headers, so
 //                     that the pages are cross-origin isolated (webgit's
 //                     threaded module loads there)
+//   --credentialless /P/  with --isolate, the files under /P/ are sent with
+//                     COEP "credentialless" rather than "require-corp": a
+//                     page there is isolated too, and still shows images of
+//                     other sites that send no CORP header (the forge's
+//                     README badges), loaded without cookies (repeatable)
 //   --log FILE        append one line per request to FILE (format below)
 //
 // URL LAYOUT
@@ -89,7 +94,8 @@ function usage(msg) {
 	process.stderr.write('usage: git-http-server.mjs --root DIR [--host 127.0.0.1] [--port N] ' +
 		'[--pid-file FILE] [--port-file FILE] [--git PATH] [--v0] [--auth USER:PASS] [--auth-all] ' +
 		'[--redirect-to BASE] ' +
-		'[--static DIR] [--mount /PREFIX/=DIR]... [--cors] [--isolate] [--log FILE]\n');
+		'[--static DIR] [--mount /PREFIX/=DIR]... [--cors] [--isolate] [--credentialless /PREFIX/]... ' +
+		'[--log FILE]\n');
 	process.exit(2);
 }
 
@@ -97,8 +103,11 @@ function parseArgs(argv) {
 	const opt = parseServerArgs(argv, usage, {
 		values: [['--auth', 'auth'], ['--static', 'staticDir'], ['--redirect-to', 'redirectTo']],
 		flags: [['--v0', 'v0'], ['--cors', 'cors'], ['--auth-all', 'authAll'], ['--isolate', 'isolate']],
-		repeated: [['--mount', 'mounts']],
+		repeated: [['--mount', 'mounts'], ['--credentialless', 'credentialless']],
 	});
+	for (const p of opt.credentialless) {
+		if (!/^\/([^/]+\/)*$/.test(p)) usage(`--credentialless wants /PREFIX/, not ${p}`);
+	}
 	opt.mounts = opt.mounts.map((v) => {
 		const m = /^(\/[^=]*)=(.+)$/.exec(v);
 		if (!m) usage(`--mount wants /PREFIX/=DIR, not ${v}`);
@@ -411,7 +420,8 @@ function serveStatic(req, res, urlPath) {
 	if (opt.isolate) {
 		// cross-origin isolated: SharedArrayBuffer, so webgit's threads
 		headers['Cross-Origin-Opener-Policy'] = 'same-origin';
-		headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
+		headers['Cross-Origin-Embedder-Policy'] =
+			opt.credentialless.some((p) => urlPath.startsWith(p)) ? 'credentialless' : 'require-corp';
 	}
 	res.writeHead(200, headers);
 	if (req.method === 'HEAD') return res.end();

@@ -130,17 +130,54 @@ async function viewTree(path) {
       body.innerHTML = DOMPurify.sanitize(marked.parse(text, { async: false }));
       // links to the repository's own files open them here
       for (const a of body.querySelectorAll('a[href]')) {
-        const href = a.getAttribute('href');
-        if (/^([a-z][a-z0-9+.-]*:|#|\/\/)/i.test(href)) continue;
-        const target = new URL(href, `https://repo/${path ? `${path}/` : ''}`).pathname.slice(1);
-        a.setAttribute('href', `#/blob/${enc(decodeURIComponent(target))}`);
+        const target = repoPath(a.getAttribute('href'), path);
+        if (target !== null) a.setAttribute('href', `#/blob/${enc(target)}`);
       }
+      // and its own images show from their blobs (fetched now, as the
+      // page shows them); one that is not there keeps its alt text
+      await Promise.all([...body.querySelectorAll('img[src]')].map(async (img) => {
+        const target = repoPath(img.getAttribute('src'), path);
+        if (target === null) return;
+        img.removeAttribute('src');
+        if (!imageType(target)) return;
+        try {
+          img.src = await imageUrl(target);
+          img.dataset.path = target;
+        } catch (e) {
+          if (e.code !== 'ENOTFOUND') throw e;
+        }
+      }));
     } else {
       body.append(el('pre', { textContent: text }));
     }
     out.push(el('section', { className: 'box', ariaLabel: readme.name }, el('h2', { className: 'readme', textContent: readme.name }), body));
   }
   return out;
+}
+
+// Images of the repository: shown from their blobs through object URLs,
+// released when the next view replaces this one.
+const IMAGE_TYPES = {
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp',
+  avif: 'image/avif', bmp: 'image/bmp', ico: 'image/x-icon', svg: 'image/svg+xml',
+};
+const imageType = (p) => IMAGE_TYPES[p.slice(p.lastIndexOf('.') + 1).toLowerCase()];
+let objectUrls = [];
+async function imageUrl(path) {
+  const bytes = await git.readFile(opts({ ref: state.ref, path }));
+  const u = URL.createObjectURL(new Blob([bytes], { type: imageType(path) }));
+  objectUrls.push(u);
+  return u;
+}
+
+// A link or image of a README names a file of the repository when it is
+// relative: the path it names, from the README's directory (null when it
+// is absolute, a fragment, or climbs out of the repository).
+function repoPath(href, dir) {
+  if (/^([a-z][a-z0-9+.-]*:|#|\/\/)/i.test(href)) return null;
+  const url = new URL(href, `https://repo/${dir ? `${dir}/` : ''}`);
+  if (url.host !== 'repo') return null;
+  return decodeURIComponent(url.pathname.slice(1));
 }
 
 async function fileLines(path) {
@@ -152,6 +189,11 @@ async function fileLines(path) {
 }
 
 async function viewBlob(path) {
+  if (imageType(path)) {
+    return [crumbs(path, true),
+      el('div', { className: 'toolbar' }, link(`#/commits?path=${enc(path)}`, 'History')),
+      el('div', { className: 'box image' }, el('img', { src: await imageUrl(path), alt: path }))];
+  }
   const lines = await fileLines(path);
   const table = el('table', { className: 'code' });
   if (lines) {
@@ -332,6 +374,9 @@ async function route() {
   const view = $('view');
   view.dataset.route = kind;
   delete view.dataset.ready;
+  // the images of the view shown until now, released once it is replaced
+  const previousUrls = objectUrls;
+  objectUrls = [];
   try {
     const nodes = await busy('Reading', () => ({
       tree: () => viewTree(arg.replace(/\/$/, '')),
@@ -347,6 +392,7 @@ async function route() {
     view.replaceChildren(el('p', { className: 'empty', textContent: 'This page could not be shown.' }));
     explain(e, 'Reading');
   }
+  for (const u of previousUrls) URL.revokeObjectURL(u);
 }
 
 window.addEventListener('hashchange', route);
