@@ -66,7 +66,8 @@ function png(width, height) {
 // page shows although it is cross-origin isolated (COEP credentialless)
 const README = (other) => `# Forge test
 
-A *rendered* README with a [link](docs/guide.md) and a list:
+A *rendered* README with a [link](docs/guide.md), [a directory](src/),
+[another](docs) and a list:
 
 - one
 - two
@@ -193,6 +194,8 @@ test('forge preview: tree with last commits, README, file, blame, commits, diff 
     assert.equal(await page.evaluate(() => window.PWNED), undefined);
     assert.equal(await page.getAttribute('article.readme a[href*="guide"]', 'href'), '#/blob/docs/guide.md',
       'a link to a file of the repository opens it here');
+    assert.equal(await page.getAttribute('article.readme a[href*="src"]', 'href'), '#/tree/src');
+    assert.equal(await page.getAttribute('article.readme a:text("another")', 'href'), '#/blob/docs');
     // its images: the repository's own from its blob, a missing one with
     // its alt text and no request to the page's server, another site's as
     // it is, all in a cross-origin isolated page
@@ -234,6 +237,14 @@ test('forge preview: tree with last commits, README, file, blame, commits, diff 
       serverGit(['show', 'main:src/app.js']).replace(/\n$/, '').split('\n'));
     assert.equal(gitRequests().length - before, 2, 'the file\'s blob: one fetch (GET and POST)');
     assert.equal(await shownRequests(), gitRequests().length);
+  });
+
+  await step('directory-link', async () => {
+    // "docs" without its slash is a directory: its page shows it
+    await show('#/blob/docs');
+    assert.equal(await page.evaluate(() => location.hash), '#/tree/docs');
+    assert.deepEqual(await page.$$eval('table.entries tr', (l) => l.map((r) => r.dataset.path)),
+      ['docs/guide.md', 'docs/logo.png']);
   });
 
   await step('image', async () => {

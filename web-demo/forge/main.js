@@ -131,7 +131,9 @@ async function viewTree(path) {
       // links to the repository's own files open them here
       for (const a of body.querySelectorAll('a[href]')) {
         const target = repoPath(a.getAttribute('href'), path);
-        if (target !== null) a.setAttribute('href', `#/blob/${enc(target)}`);
+        if (target === null) continue;
+        // "docs/" names a directory; "docs" may too (its page says so)
+        a.setAttribute('href', target.endsWith('/') || target === '' ? `#/tree/${enc(target.replace(/\/$/, ''))}` : `#/blob/${enc(target)}`);
       }
       // and its own images show from their blobs (fetched now, as the
       // page shows them); one that is not there keeps its alt text
@@ -189,6 +191,14 @@ async function fileLines(path) {
 }
 
 async function viewBlob(path) {
+  // a link to a directory written without its slash: show the directory
+  // (its parent's listing says which it is, with no blob fetched)
+  const slash = path.lastIndexOf('/');
+  const parent = await git.readTree(opts({ ref: state.ref, path: slash < 0 ? '' : path.slice(0, slash) }));
+  if (parent.find((e) => e.name === path.slice(slash + 1))?.type === 'tree') {
+    history.replaceState(null, '', `#/tree/${enc(path)}`);
+    return viewTree(path);
+  }
   if (imageType(path)) {
     return [crumbs(path, true),
       el('div', { className: 'toolbar' }, link(`#/commits?path=${enc(path)}`, 'History')),
