@@ -140,7 +140,9 @@ async function viewTree(path) {
       await Promise.all([...body.querySelectorAll('img[src]')].map(async (img) => {
         const target = repoPath(img.getAttribute('src'), path);
         if (target === null) return;
+        // the page's server has none of these
         img.removeAttribute('src');
+        img.removeAttribute('srcset');
         if (!imageType(target)) return;
         try {
           img.src = await imageUrl(target);
@@ -173,13 +175,19 @@ async function imageUrl(path) {
 }
 
 // A link or image of a README names a file of the repository when it is
-// relative: the path it names, from the README's directory (null when it
-// is absolute, a fragment, or climbs out of the repository).
+// relative: the path it names, from the README's directory ("../" stops at
+// the top, as on a forge). Null when it is absolute, a fragment, names
+// another host ("\\host/x" is "//host/x" to a URL parser) or is not
+// valid percent-encoding.
 function repoPath(href, dir) {
   if (/^([a-z][a-z0-9+.-]*:|#|\/\/)/i.test(href)) return null;
   const url = new URL(href, `https://repo/${dir ? `${dir}/` : ''}`);
   if (url.host !== 'repo') return null;
-  return decodeURIComponent(url.pathname.slice(1));
+  try {
+    return decodeURIComponent(url.pathname.slice(1));
+  } catch {
+    return null;
+  }
 }
 
 async function fileLines(path) {
