@@ -138,5 +138,8 @@ int cmd_last_modified(int argc, char **argv);
 int cmd_blame(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_mv(int argc, char **argv);
+/* cli/cmd_history_edit.c */
+int cmd_reword(int argc, char **argv);
+int cmd_split(int argc, char **argv);
 
 #endif

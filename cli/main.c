@@ -39,6 +39,9 @@ static const struct cli_command commands[] = {
 	{ "mv", cmd_mv, "webgit mv [-f] [-n] [-k] [-v] <source>... <destination>" },
 	{ "commit", cmd_commit, "webgit commit [-q] [-a] [--amend] [--allow-empty] "
 	  "[--allow-empty-message] [--author=<author>] (-m <msg> | -F <file>)..." },
+	{ "reword", cmd_reword, "webgit reword [-q] [--allow-published] (-m <msg> | -F <file>)... <commit>" },
+	{ "split", cmd_split, "webgit split [-q] [--allow-published] [-m <msg>] [--first-message <msg>] "
+		"[--hunks <path>:<n>[,<n>]...]... <commit> [--] [<pathspec>...]" },
 	{ "reset", cmd_reset, "webgit reset [--soft | --mixed | --hard] [-q] [<commit>] | "
 	  "reset [<tree-ish>] [--] <pathspec>..." },
 	{ "restore", cmd_restore, "webgit restore [-S | --staged] [-W | --worktree] "
