@@ -138,6 +138,11 @@ int cmd_last_modified(int argc, char **argv);
 int cmd_blame(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_mv(int argc, char **argv);
+/* A message as git commit takes it (cli/message_option.c): each -m a
+ * paragraph; -F's file ("-": standard input) replaces msg. Each returns 0,
+ * or prints git's fatal error and returns 128. */
+int cli_message_add_paragraph(struct wg_buf *msg, const char *text);
+int cli_message_read_file(struct wg_buf *msg, const char *file);
 /* cli/cmd_history_edit.c */
 int cmd_reword(int argc, char **argv);
 int cmd_split(int argc, char **argv);

@@ -228,11 +228,9 @@ static int parse(int argc, char **argv, struct commit_args *a)
 		if ((v = cli_option_value(argc, argv, &i, "-m")) ||
 		    (v = cli_option_value(argc, argv, &i, "--message")) ||
 		    (!strncmp(s, "-m", 2) && s[2] && (v = s + 2))) {
-			/* each -m is a paragraph (builtin/commit.c's opt_parse_m) */
-			if ((a->msg.len && wg_buf_addch(&a->msg, '\n')) || wg_buf_adds(&a->msg, v) ||
-			    (a->msg.len && a->msg.data[a->msg.len - 1] != '\n' &&
-			     wg_buf_addch(&a->msg, '\n')))
-				return cli_fatal_core();
+			int rc = cli_message_add_paragraph(&a->msg, v);
+			if (rc)
+				return rc;
 			a->have_m = true;
 		} else if ((v = cli_option_value(argc, argv, &i, "-F")) ||
 			   (v = cli_option_value(argc, argv, &i, "--file"))) {
@@ -350,20 +348,8 @@ int cmd_commit(int argc, char **argv)
 		rc = cli_fatal_core();
 		goto done;
 	}
-	if (a.file) {
-		struct wg_buf f = WG_BUF_INIT;
-		err = !strcmp(a.file, "-") ? cli_read_stream(stdin, &f) : wg_fs_read_file(&f, a.file);
-		if (err) {
-			wg_buf_release(&f);
-			/* git names only the system's reason: the end of ours */
-			const char *why = strrchr(wg_error_message(), ':');
-			rc = cli_fatal("could not read log file '%s': %s", a.file,
-				       why ? why + 2 : wg_error_message());
-			goto done;
-		}
-		wg_buf_release(&a.msg);
-		a.msg = f;
-	}
+	if (a.file && (rc = cli_message_read_file(&a.msg, a.file)))
+		goto done;
 	if (cli_read_index(&ix, repo) || cli_index_path(&path, repo)) {
 		rc = cli_fatal("index file corrupt");
 		goto done;

@@ -45,16 +45,6 @@ static const char split_usage[] =
 	"webgit split [-q] [--allow-published] [-m <msg>] [--first-message <msg>] "
 	"[--hunks <path>:<n>[,<n>]...]... <commit> [--] [<pathspec>...]";
 
-/* Each -m is a paragraph, as git commit's are. */
-static int add_paragraph(struct wg_buf *msg, const char *text)
-{
-	if ((msg->len && wg_buf_addch(msg, '\n')) || wg_buf_adds(msg, text))
-		return -1;
-	if (msg->len && msg->data[msg->len - 1] != '\n' && wg_buf_addch(msg, '\n'))
-		return -1;
-	return 0;
-}
-
 static int parse_args(struct edit_args *a, int argc, char **argv)
 {
 	const char *usage = a->split ? split_usage : reword_usage;
@@ -75,12 +65,14 @@ static int parse_args(struct edit_args *a, int argc, char **argv)
 		} else if ((v = cli_option_value(argc, argv, &i, "-m")) ||
 			   (v = cli_option_value(argc, argv, &i, "--message")) ||
 			   (!strncmp(s, "-m", 2) && s[2] && (v = s + 2))) {
-			if (add_paragraph(&a->message, v))
-				return cli_fatal("out of memory");
+			int rc = cli_message_add_paragraph(&a->message, v);
+			if (rc)
+				return rc;
 			a->have_message = true;
 		} else if (a->split && (v = cli_option_value(argc, argv, &i, "--first-message"))) {
-			if (add_paragraph(&a->first_message, v))
-				return cli_fatal("out of memory");
+			int rc = cli_message_add_paragraph(&a->first_message, v);
+			if (rc)
+				return rc;
 			a->have_first = true;
 		} else if (!a->split && ((v = cli_option_value(argc, argv, &i, "-F")) ||
 					 (v = cli_option_value(argc, argv, &i, "--file")))) {
@@ -214,20 +206,8 @@ static int run(int argc, char **argv, bool split)
 	}
 	if ((rc = parse_args(&a, argc, argv)))
 		goto out;
-	if (a.file) {
-		FILE *f = strcmp(a.file, "-") ? fopen(a.file, "rb") : stdin;
-		if (!f) {
-			rc = cli_fatal("could not read log file '%s'", a.file);
-			goto out;
-		}
-		err = cli_read_stream(f, &a.message);
-		if (f != stdin)
-			fclose(f);
-		if (err) {
-			rc = cli_fatal("could not read log file '%s'", a.file);
-			goto out;
-		}
-	}
+	if (a.file && (rc = cli_message_read_file(&a.message, a.file)))
+		goto out;
 	if ((rc = cli_open_repo(&repo)))
 		goto out;
 	if (wg_revparse(&commit, repo, a.commit) ||

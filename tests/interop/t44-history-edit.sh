@@ -157,6 +157,7 @@ B!" bash -c 'for r in main~3 side~2 HEAD~1; do "$1" -C "$2" log -1 --format=%s "
 	refused "reword of an unknown commit" "fatal:" reword -m x nosuchref
 	refused "reword of a commit on no local branch" "fatal:" reword -m x "$("$GIT" -C "$R.w" commit-tree -m loose main^{tree})"
 	refused "reword without a message" "no message" reword main~1
+	refused "reword -F of a missing file" "could not read log file" reword -F "$T/no-such-file" main~1
 	refused "reword with an empty message" "fatal:" reword -m "" main~1
 	refused "split that takes nothing" "fatal:" split main~1
 	refused "split that takes everything" "fatal:" split main~1 -- f.txt
